@@ -1,0 +1,38 @@
+"""Miss Milligan, the two-deck patience, as a Python library and a Jupyter widget.
+
+>>> from milligan_widget import Game
+>>> game = Game.new(1)
+>>> game.play("d")
+Move('d')
+>>> game.stock_count
+88
+"""
+
+from .cards import Card, CardError
+from .deals import deal_order
+from .errors import (
+    IllegalMoveError,
+    InvalidMoveError,
+    MilliganError,
+    RulesError,
+    SaveFileError,
+)
+from .game import Game
+from .moves import Move
+from .rules import PRESETS, Rules
+
+__all__ = [
+    "PRESETS",
+    "Card",
+    "CardError",
+    "Game",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "MilliganError",
+    "Move",
+    "Rules",
+    "RulesError",
+    "SaveFileError",
+    "deal_order",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,125 @@
+"""Staged positions: any layout a teacher wants to show, checked card by card.
+
+>>> from milligan_widget import Game
+>>> kings = ["KC", "KC", "KS", "KS", "KH", "KH", "KD", "KD"]
+>>> game = Game.from_layout(tableau=[[]] * 8, foundations=kings)
+>>> game.status
+'won'
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .cards import CARDS, SUITS, Card, parse_cards
+from .errors import MilliganError
+from .game import run_length
+from .rules import Rules
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A starting position as engine codes: columns, foundation heights, reserve, cells, stock."""
+
+    columns: tuple[tuple[int, ...], ...]
+    foundations: tuple[int, ...]
+    reserve: tuple[int, ...]
+    cells: tuple[int, ...]
+    stock: tuple[int, ...]
+
+    def to_dict(self, suits: Sequence[int]) -> dict:
+        """Plain data for a saved game (foundations as their top cards)."""
+        return {
+            "tableau": [[str(CARDS[c]) for c in col] for col in self.columns],
+            "foundations": [
+                str(CARDS[(h - 1) * 4 + s]) if h else None
+                for h, s in zip(self.foundations, suits, strict=True)
+            ],
+            "reserve": [str(CARDS[c]) for c in self.reserve],
+            "cells": [None if c < 0 else str(CARDS[c]) for c in self.cells],
+            "stock": [str(CARDS[c]) for c in self.stock],
+        }
+
+
+def build_layout(
+    rules: Rules, tableau, foundations=None, stock=(), reserve=(), cells=None
+) -> Layout:
+    """Check a staged position and make it a :class:`Layout` (or say what is wrong)."""
+    if isinstance(tableau, str) or len(tableau) != rules.columns:
+        raise MilliganError(
+            f"these rules have {rules.columns} columns; give a list of {rules.columns}"
+        )
+    columns = tuple(tuple(parse_cards(col)) for col in tableau)
+    heights = _foundation_heights(rules, foundations)
+    reserve_codes = tuple(parse_cards(reserve))
+    _check_reserve(rules, reserve_codes)
+    cell_codes = _cells(rules, cells)
+    stock_codes = tuple(parse_cards(stock))
+    suits = [p // rules.decks for p in range(rules.foundation_count)]
+    on_foundations = [h * 4 + s for s, top in zip(suits, heights, strict=True) for h in range(top)]
+    everything = [c for col in columns for c in col] + on_foundations + list(reserve_codes)
+    everything += [c for c in cell_codes if c >= 0] + list(stock_codes)
+    _check_counts(rules, everything)
+    return Layout(columns, heights, reserve_codes, cell_codes, stock_codes)
+
+
+def _foundation_heights(rules: Rules, foundations) -> tuple[int, ...]:
+    count = rules.foundation_count
+    if foundations is None:
+        return (0,) * count
+    if isinstance(foundations, str) or len(foundations) != count:
+        raise MilliganError(f"give {count} foundations (their top cards, or None for an empty one)")
+    heights = []
+    for pile, entry in enumerate(foundations):
+        suit = pile // rules.decks
+        if entry is None or entry == "" or entry == []:
+            heights.append(0)
+            continue
+        cards = parse_cards(entry) if isinstance(entry, (list, tuple)) else [Card.parse(entry).code]
+        if isinstance(entry, (list, tuple)) and cards != [r * 4 + suit for r in range(len(cards))]:
+            raise MilliganError(f"foundation {pile + 1} must run from the Ace up in {SUITS[suit]}")
+        top = cards[-1]
+        if top & 3 != suit:
+            raise MilliganError(
+                f"foundation {pile + 1} is for {['clubs', 'spades', 'hearts', 'diamonds'][suit]}, "
+                f"not {CARDS[top].unicode}"
+            )
+        heights.append((top >> 2) + 1)
+    return tuple(heights)
+
+
+def _check_reserve(rules: Rules, reserve: tuple[int, ...]) -> None:
+    if not reserve:
+        return
+    if rules.reserve == "none":
+        raise MilliganError("these rules have no reserve")
+    if rules.reserve == "single" and len(reserve) > 1:
+        raise MilliganError("in these rules the reserve holds a single card")
+    if run_length(reserve) != len(reserve):
+        raise MilliganError("the reserve holds one card or one run of alternating colours")
+
+
+def _cells(rules: Rules, cells) -> tuple[int, ...]:
+    cells = list(cells or [])
+    if len(cells) > rules.cells:
+        raise MilliganError(f"these rules have {rules.cells} free cells, not {len(cells)}")
+    cells += [None] * (rules.cells - len(cells))
+    return tuple(-1 if c is None or c == "" else Card.parse(c).code for c in cells)
+
+
+def _check_counts(rules: Rules, codes: list[int]) -> None:
+    counts = Counter(codes)
+    extra = sorted(c for c, n in counts.items() if n > rules.decks)
+    if extra:
+        shown = ", ".join(f"{CARDS[c].unicode} ×{counts[c]}" for c in extra)
+        raise MilliganError(f"too many copies for {rules.decks} deck(s): {shown}")
+    if len(codes) != rules.card_count:
+        missing = sorted((Counter({c: rules.decks for c in range(52)}) - counts).elements())
+        shown = " ".join(CARDS[c].unicode for c in missing[:12]) + (
+            " …" if len(missing) > 12 else ""
+        )
+        raise MilliganError(
+            f"the position holds {len(codes)} cards, not {rules.card_count}: missing {shown}"
+        )

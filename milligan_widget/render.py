@@ -1,0 +1,168 @@
+"""Pictures of a position: plain text for ``str(game)``, static HTML for notebooks, and moves
+described in words."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import TYPE_CHECKING
+
+from .cards import CARDS, SUIT_NAMES, SUIT_SYMBOLS
+
+if TYPE_CHECKING:
+    from .game import Game
+
+_EMPTY = "  · "
+
+
+def text_layout(game: Game) -> str:
+    """The position as text: a header, foundations, reserve or cells, and the columns.
+
+    >>> from milligan_widget import Game
+    >>> print(str(Game.new(1)).splitlines()[0])
+    Miss Milligan (classic), deal 1 · move 0 · stock 96 · foundations 0/104 · playing
+    """
+    rules = game.rules
+    deal = f"deal {game.seed}" if game.seed is not None else "custom deck"
+    lines = [
+        f"Miss Milligan ({rules.name or 'custom rules'}), {deal} · move {len(game.history)} · "
+        f"stock {game.stock_count} · foundations {game.foundation_count}/{rules.card_count} · "
+        f"{game.status}"
+    ]
+    piles = [
+        pile[-1].unicode.rjust(4) if pile else f"  {SUIT_SYMBOLS['CSHD'.index(suit)]}·"
+        for pile, suit in zip(game.foundations, game.foundation_suits, strict=True)
+    ]
+    lines.append("Foundations:" + "".join(piles))
+    if rules.reserve != "none":
+        state = "open" if game.reserve_open else "closed" if not game.reserve else ""
+        held = " ".join(c.unicode for c in game.reserve) or "empty"
+        lines.append(f"Reserve: {held}" + (f" ({state})" if state else ""))
+    if rules.cells:
+        lines.append("Cells:" + "".join(c.unicode.rjust(4) if c else _EMPTY for c in game.cells))
+    columns = game.tableau
+    lines.append("".join(str(i + 1).rjust(4) for i in range(len(columns))))
+    for row in range(max(1, *(len(col) for col in columns))):
+        lines.append(
+            "".join(
+                col[row].unicode.rjust(4) if row < len(col) else (_EMPTY if row == 0 else "    ")
+                for col in columns
+            ).rstrip()
+        )
+    return "\n".join(lines)
+
+
+_CSS = """
+.mm-board{font-family:var(--jp-ui-font-family,system-ui,sans-serif);background:#1d6b3a;
+  color:#f4f4f4;padding:8px;border-radius:8px;display:inline-block;min-width:min(100%,560px)}
+.mm-row{display:flex;gap:6px;margin:4px 0;align-items:flex-start}
+.mm-label{font-size:12px;opacity:.85;margin:2px 0}
+.mm-card,.mm-slot{width:44px;height:62px;border-radius:5px;box-sizing:border-box;flex:none}
+.mm-card{background:#fff;border:1px solid #777;font-weight:600;font-size:14px;padding:2px 3px;
+  line-height:1.1;color:#111}
+.mm-red{color:#c0152f}
+.mm-slot{border:1px dashed rgba(255,255,255,.55);display:flex;align-items:center;
+  justify-content:center;font-size:20px;color:rgba(255,255,255,.6)}
+.mm-col{display:flex;flex-direction:column;width:44px}
+.mm-col .mm-card:not(:first-child){margin-top:-44px}
+.mm-stock{background:repeating-linear-gradient(45deg,#23418f,#23418f 4px,#2c52b0 4px,#2c52b0 8px);
+  border:1px solid #eee;color:#fff;display:flex;align-items:center;justify-content:center}
+"""
+
+
+def _card_html(code: int) -> str:
+    card = CARDS[code]
+    red = " mm-red" if card.red else ""
+    return f'<div class="mm-card{red}" title="{escape(card.name)}">{escape(card.unicode)}</div>'
+
+
+def html_layout(game: Game) -> str:
+    """A static picture of the position (HTML and CSS, no JavaScript)."""
+    foundations = "".join(
+        _card_html(pile[-1].code)
+        if pile
+        else f'<div class="mm-slot">{SUIT_SYMBOLS["CSHD".index(suit)]}</div>'
+        for pile, suit in zip(game.foundations, game.foundation_suits, strict=True)
+    )
+    stock = (
+        f'<div class="mm-card mm-stock" title="stock">{game.stock_count}</div>'
+        if game.stock_count
+        else '<div class="mm-slot">·</div>'
+    )
+    extra = ""
+    if game.rules.reserve != "none":
+        held = "".join(_card_html(c.code) for c in game.reserve) or '<div class="mm-slot">R</div>'
+        extra = f'<div class="mm-col" title="reserve">{held}</div>'
+    if game.rules.cells:
+        extra += "".join(
+            _card_html(c.code) if c else '<div class="mm-slot">·</div>' for c in game.cells
+        )
+    columns = "".join(
+        '<div class="mm-col">'
+        + ("".join(_card_html(c.code) for c in col) or '<div class="mm-slot"></div>')
+        + "</div>"
+        for col in game.tableau
+    )
+    header = escape(text_layout(game).splitlines()[0])
+    return (
+        f'<style>{_CSS}</style><div class="mm-board"><div class="mm-label">{header}</div>'
+        f'<div class="mm-row">{foundations}</div>'
+        f'<div class="mm-row">{stock}{extra}</div>'
+        f'<div class="mm-row">{columns}</div></div>'
+    )
+
+
+def describe_action(game: Game, action: tuple) -> str:
+    """Words for a resolved action in the position ``game`` is in (before it is played)."""
+    from . import game as g
+
+    kind, cols = action[0], game._cols
+    where = _column_words
+    if kind == g.DEAL_ROW:
+        return f"deal a row of {action[1]} cards"
+    if kind in (g.COLUMN_TO_COLUMN, g.RESERVE_TO_COLUMN):
+        cards = (
+            cols[action[1]][-action[3] :]
+            if kind == g.COLUMN_TO_COLUMN
+            else game._reserve[-action[2] :]
+        )
+        dst = action[2] if kind == g.COLUMN_TO_COLUMN else action[1]
+        source = (
+            f"from column {action[1] + 1}" if kind == g.COLUMN_TO_COLUMN else "from the reserve"
+        )
+        return f"{_cards(cards)} {source} {where(cols[dst], dst)}"
+    if kind == g.COLUMN_TO_FOUNDATION:
+        return (
+            f"{_cards(cols[action[1]][-1:])} from column {action[1] + 1} {_home(game, action[2])}"
+        )
+    if kind == g.COLUMN_TO_RESERVE:
+        cards = _cards(cols[action[1]][-action[2] :])
+        return f"set {cards} from column {action[1] + 1} aside into the reserve"
+    if kind == g.RESERVE_TO_FOUNDATION:
+        return f"{_cards(game._reserve[-1:])} from the reserve {_home(game, action[1])}"
+    if kind == g.FOUNDATION_TO_COLUMN:
+        pile, dst = action[1], action[2]
+        card = (game._found[pile] - 1) * 4 + game._fsuit[pile]
+        return f"{_cards([card])} back from foundation {pile + 1} {where(cols[dst], dst)}"
+    if kind == g.COLUMN_TO_CELL:
+        return (
+            f"{_cards(cols[action[1]][-1:])} from column {action[1] + 1} into cell {action[2] + 1}"
+        )
+    card = game._cells[action[1]]
+    if kind == g.CELL_TO_COLUMN:
+        return f"{_cards([card])} from cell {action[1] + 1} {where(cols[action[2]], action[2])}"
+    return f"{_cards([card])} from cell {action[1] + 1} {_home(game, action[2])}"
+
+
+def _cards(codes) -> str:
+    return " ".join(CARDS[c].unicode for c in codes)
+
+
+def _column_words(column: list[int], index: int) -> str:
+    if column:
+        return f"onto {CARDS[column[-1]].unicode} in column {index + 1}"
+    return f"into empty column {index + 1}"
+
+
+def _home(game: Game, pile: int) -> str:
+    suit = SUIT_NAMES[game._fsuit[pile]]
+    return f"to the {suit} foundation ({pile + 1})"

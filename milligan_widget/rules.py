@@ -1,0 +1,199 @@
+"""Rule options and the named presets of RULES.md.
+
+>>> Rules.named("millie").reserve
+'none'
+>>> Rules.named("classic").replace(cells=2).name is None
+True
+>>> Rules.named("classic").replace(reserve="single").name
+'single-card'
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields, replace
+
+from .errors import RulesError
+
+_CHOICES: dict[str, tuple] = {
+    "decks": (2, 1),
+    "reserve": ("sequence", "single", "none"),
+    "reserve_opens": ("stock-empty", "any-time"),
+    "reserve_to_foundation": (True, False),
+    "reserve_unload": ("any-part", "whole"),
+    "empty_column": ("king", "any"),
+    "foundation_takeback": ("never", "always", "stock-empty"),
+    "cells": (0, 1, 2, 3, 4),
+}
+_RESERVE_OPTIONS = ("reserve_opens", "reserve_to_foundation", "reserve_unload")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One set of rules. Every field is an option of RULES.md; :meth:`named` gives the presets.
+
+    ``decks``: 2 (8 columns, 8 foundations) or 1 (Little Milligan: 7 columns, 4 foundations).
+    ``reserve``: what the weaving reserve holds: ``"sequence"``, ``"single"`` card or ``"none"``.
+    ``reserve_opens``: ``"stock-empty"`` or ``"any-time"``.
+    ``reserve_to_foundation``: may the reserve's end card go to a foundation directly.
+    ``reserve_unload``: ``"any-part"`` that fits, or only the ``"whole"`` unit.
+    ``empty_column``: ``"king"`` (a King or King-led run only) or ``"any"`` card or run.
+    ``foundation_takeback``: ``"never"``, ``"always"`` or ``"stock-empty"`` (once it is empty).
+    ``cells``: number of free cells (one card each, usable at any time).
+    """
+
+    decks: int = 2
+    reserve: str = "sequence"
+    reserve_opens: str = "stock-empty"
+    reserve_to_foundation: bool = True
+    reserve_unload: str = "any-part"
+    empty_column: str = "king"
+    foundation_takeback: str = "never"
+    cells: int = 0
+    name: str | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        for option, choices in _CHOICES.items():
+            value = getattr(self, option)
+            if value not in choices or type(value) is not type(choices[0]):
+                raise RulesError(
+                    f"{option} must be one of {', '.join(map(repr, choices))}, not {value!r}"
+                )
+        if self.reserve == "none":
+            for option in _RESERVE_OPTIONS:
+                if getattr(self, option) != _DEFAULTS[option]:
+                    raise RulesError(
+                        f"{option}={getattr(self, option)!r} makes no sense without a reserve"
+                    )
+        if self.name is not None and PRESETS.get(self.name, self) != self:
+            raise RulesError(f"{self.name!r} names a preset whose rules differ from these")
+
+    @classmethod
+    def named(cls, name: str) -> Rules:
+        """The preset with this name (see :data:`PRESETS`)."""
+        try:
+            return PRESETS[name]
+        except (KeyError, TypeError):
+            raise RulesError(
+                f"{name!r} is not a rules preset; the presets are {', '.join(PRESETS)}"
+            ) from None
+
+    @classmethod
+    def coerce(cls, rules: str | Rules | dict | None) -> Rules:
+        """Rules from a preset name, a ``Rules``, a dict of options, or ``None`` (classic)."""
+        if rules is None:
+            return PRESETS["classic"]
+        if isinstance(rules, Rules):
+            return rules
+        if isinstance(rules, str):
+            return cls.named(rules)
+        if isinstance(rules, dict):
+            return cls.from_dict(rules)
+        raise RulesError(f"rules are a preset name or a Rules value, not {rules!r}")
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Rules:
+        """Rules from :meth:`to_dict` output; unknown keys are refused."""
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise RulesError(f"unknown rule option(s): {', '.join(unknown)}")
+        name = data.get("name")
+        rules = cls(**{k: v for k, v in data.items() if k != "name"})
+        return rules.with_preset_name() if name is None else replace(rules, name=name)
+
+    def to_dict(self) -> dict:
+        """All options as plain JSON-ready data."""
+        return asdict(self)
+
+    def replace(self, **changes) -> Rules:
+        """A copy with some options changed; it keeps a preset's name only if it still equals it."""
+        return replace(self, name=None, **changes).with_preset_name()
+
+    def with_preset_name(self) -> Rules:
+        """These rules named after the preset they equal, if any."""
+        for preset in PRESETS.values():
+            if preset == self:
+                return preset
+        return self if self.name is None else replace(self, name=None)
+
+    @property
+    def columns(self) -> int:
+        return 8 if self.decks == 2 else 7
+
+    @property
+    def foundation_count(self) -> int:
+        return 4 * self.decks
+
+    @property
+    def card_count(self) -> int:
+        return 52 * self.decks
+
+    def describe(self) -> list[str]:
+        """The rules in plain words, one line each, for a rules panel."""
+        lines = [
+            f"{'Two decks, 104' if self.decks == 2 else 'One deck, 52'} cards. "
+            f"{self.columns} columns start with one face-up card each; the rest is the stock.",
+            f"{self.foundation_count} foundations, {self.decks} per suit, "
+            "build up in suit from Ace to King.",
+            "Columns build down in alternating colours (a red 9 on a black 10).",
+            "Any card that starts a run of alternating colours to the end of its column moves "
+            "with all the cards on it.",
+            "An empty column takes only a King, alone or leading a run."
+            if self.empty_column == "king"
+            else "An empty column takes any card or run.",
+            "Deal whenever you like: one card onto every column, empty ones included"
+            + (" (the last row of 3 onto columns 1–3)." if self.decks == 1 else "."),
+        ]
+        lines += self._describe_reserve()
+        if self.cells:
+            lines.append(f"{self.cells} free cells each hold one card, at any time.")
+        if self.foundation_takeback != "never":
+            when = (
+                "at any time" if self.foundation_takeback == "always" else "once the stock is empty"
+            )
+            lines.append(f"A foundation's top card may come back onto a column {when}.")
+        lines.append(f"You win when all {self.card_count} cards are on the foundations.")
+        return lines
+
+    def _describe_reserve(self) -> list[str]:
+        if self.reserve == "none":
+            return []
+        what = "one card or one run" if self.reserve == "sequence" else "one single card"
+        when = "once the stock is empty" if self.reserve_opens == "stock-empty" else "at any time"
+        lines = [f"Weaving: {when}, set {what} aside in the reserve; it holds one unit at a time."]
+        if self.reserve == "sequence":
+            lines.append(
+                "Any part of the reserve that fits may go back onto a column."
+                if self.reserve_unload == "any-part"
+                else "The reserve goes back only as a whole unit."
+            )
+        lines.append(
+            "The reserve's end card may go straight to a foundation."
+            if self.reserve_to_foundation and self.reserve_unload == "any-part"
+            else "A single card in the reserve may go straight to a foundation."
+            if self.reserve_to_foundation
+            else "Reserve cards must go back to the tableau before reaching a foundation."
+        )
+        return lines
+
+
+_DEFAULTS = {f.name: f.default for f in fields(Rules)}
+
+PRESETS: dict[str, Rules] = {}
+for _name, _options in {
+    "classic": {},
+    "strict": {"reserve_unload": "whole", "reserve_to_foundation": False},
+    "single-card": {"reserve": "single"},
+    "easy": {
+        "reserve_opens": "any-time",
+        "reserve_unload": "whole",
+        "foundation_takeback": "always",
+    },
+    "millie": {"reserve": "none"},
+    "giant": {"reserve": "none", "empty_column": "any", "foundation_takeback": "stock-empty"},
+    "imperial-guards": {"empty_column": "any"},
+    "little-milligan": {"decks": 1, "reserve": "none"},
+    "milligan-cell": {"reserve": "none", "cells": 4},
+}.items():
+    PRESETS[_name] = Rules(**_options, name=_name)
+del _name, _options

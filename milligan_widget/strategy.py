@@ -1,0 +1,160 @@
+"""Strategies (functions from a position to a move), hints, and playing many deals.
+
+A strategy is any callable ``strategy(game) -> Move | None``; ``None`` gives up. The two
+built in never walk back into a position already reached since the last deal, so a game they
+play always ends: won, or lost as RULES.md defines it.
+
+>>> from milligan_widget import Game
+>>> results = play_games(greedy, seeds=range(1, 3), progress=False)
+>>> [r.seed for r in results]
+[1, 2]
+"""
+
+from __future__ import annotations
+
+import random as _random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from .game import Game
+from .moves import Move
+
+Strategy = Callable[[Game], "Move | None"]
+
+
+def _evaluate(game: Game) -> float:
+    """How promising a position looks to a player who cannot see the stock (higher is better)."""
+    score = 100.0 * sum(game._found)
+    for col, run in zip(game._cols, game._runs, strict=True):
+        if not col:
+            score += 12.0
+            continue
+        # Cards under the movable run are buried: low ones hurt most.
+        for depth, card in enumerate(reversed(col[: len(col) - run])):
+            score -= (14 - (card >> 2)) * (1.0 + 0.25 * depth)
+        score += 2.0 * run
+    score -= 6.0 * len(game._reserve) + 4.0 * sum(1 for c in game._cells if c >= 0)
+    return score
+
+
+def _scored_moves(game: Game) -> list[tuple[float, Move]]:
+    """(score of the position after, move) for every non-deal move to a new position."""
+    seen, scored = game._line_keys(), []
+    for move in game._generate():
+        if move.is_deal:
+            continue
+        action = game._resolve(move)
+        game._apply(action)
+        if game.position_key() not in seen:
+            scored.append((_evaluate(game), move))
+        game._unapply(action)
+    return scored
+
+
+def greedy(game: Game) -> Move | None:
+    """Play the move that most improves :func:`_evaluate`; deal when nothing improves it;
+    once the stock is empty, take the best move to a new position."""
+    choice = _greedy_choice(game)
+    return None if choice is None else choice[0]
+
+
+def _greedy_choice(game: Game) -> tuple[Move, str] | None:
+    safe = game.safe_foundation_moves()
+    if safe:
+        return safe[0], "it is always safe to play this card to its foundation"
+    scored = _scored_moves(game)
+    best = max(scored, key=lambda pair: pair[0], default=None)
+    here = _evaluate(game)
+    if best is not None and best[0] > here:
+        return best[1], _why(game, best[1])
+    if game.can_deal:
+        return Move.deal(), "no move improves the position: deal the next row"
+    if best is not None:
+        return best[1], "the stock is empty: this is the most promising move left"
+    return None
+
+
+def _why(game: Game, move: Move) -> str:
+    if move.target.startswith("f"):
+        return "it builds a foundation"
+    after = game.copy(history=False)
+    after.play(move)
+    if move.source.startswith("t"):
+        col = after._cols[int(move.source[1:]) - 1]
+        if not col:
+            return "it empties a column, a space for a King"
+        if after._foundation_pile(col[-1]) is not None:
+            return (
+                f"it frees {after.tableau[int(move.source[1:]) - 1][-1].unicode} for a foundation"
+            )
+        return f"it uncovers {after.tableau[int(move.source[1:]) - 1][-1].unicode}"
+    if move.target == "reserve":
+        return "setting these cards aside uncovers a card you need"
+    return "it tidies the tableau"
+
+
+def random_player(rng: _random.Random | None = None) -> Strategy:
+    """A strategy playing a uniformly random move that reaches a new position."""
+    rng = rng or _random.Random()
+
+    def random_move(game: Game) -> Move | None:
+        moves = game.new_position_moves()
+        return rng.choice(moves) if moves else None
+
+    return random_move
+
+
+def hint(game: Game) -> tuple[Move, str] | None:
+    """A move the greedy strategy would play here, and why, or ``None``."""
+    if game.status != "playing":
+        return None
+    return _greedy_choice(game)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """How one deal went under a strategy."""
+
+    seed: int
+    won: bool
+    status: str
+    foundation_cards: int
+    moves: int
+
+
+def play_game(game: Game, strategy: Strategy, max_moves: int = 2000) -> Game:
+    """Let ``strategy`` play ``game`` until it is over, gives up or ``max_moves`` are played."""
+    while len(game._history) < max_moves:
+        if game._pos >= len(game._deck) and game.status != "playing":
+            break
+        move = strategy(game)
+        if move is None:
+            break
+        game.play(move)
+    return game
+
+
+def play_games(
+    strategy: Strategy,
+    seeds: Iterable[int] = range(1, 101),
+    rules="classic",
+    max_moves: int = 2000,
+    progress: bool = True,
+) -> list[GameResult]:
+    """Play every numbered deal in ``seeds`` with ``strategy`` (a progress bar if ``progress``)."""
+    seeds = list(seeds)
+    if progress:
+        from tqdm.auto import tqdm
+
+        seeds = tqdm(seeds, desc="deals", unit="deal")
+    results = []
+    for seed in seeds:
+        game = play_game(Game.new(seed, rules), strategy, max_moves)
+        status = game.status
+        results.append(
+            GameResult(seed, status == "won", status, game.foundation_count, len(game._history))
+        )
+    return results
+
+
+__all__ = ["GameResult", "greedy", "hint", "play_game", "play_games", "random_player"]
