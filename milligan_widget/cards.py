@@ -13,6 +13,7 @@ Card('10H')
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import total_ordering
 
 SUITS = "CSHD"
@@ -160,6 +161,11 @@ def parse_cards(cards) -> list[int]:
         else:
             codes.append(Card.parse(card).code)
     return codes
+
+
+def cards_text(codes: Iterable[int]) -> str:
+    """Engine codes as Unicode cards separated by spaces, such as ``"5♦ 4♣"``."""
+    return " ".join(CARDS[code].unicode for code in codes)
 
 
 def full_deck(decks: int = 2) -> list[int]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .cards import CARDS, SUITS, Card, parse_cards
 from .errors import MilliganError
-from .game import run_length
+from .position import run_length
 from .rules import Rules
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING
 
-from .cards import CARDS, SUIT_NAMES, SUIT_SYMBOLS
+from .cards import CARDS, SUIT_NAMES, SUIT_SYMBOLS, cards_text
 
 if TYPE_CHECKING:
     from .game import Game
@@ -113,48 +113,39 @@ def html_layout(game: Game) -> str:
 
 def describe_action(game: Game, action: tuple) -> str:
     """Words for a resolved action in the position ``game`` is in (before it is played)."""
-    from . import game as g
+    from . import position as p
 
     kind, cols = action[0], game._cols
-    where = _column_words
-    if kind == g.DEAL_ROW:
+    if kind == p.DEAL_ROW:
         return f"deal a row of {action[1]} cards"
-    if kind in (g.COLUMN_TO_COLUMN, g.RESERVE_TO_COLUMN):
-        cards = (
-            cols[action[1]][-action[3] :]
-            if kind == g.COLUMN_TO_COLUMN
-            else game._reserve[-action[2] :]
-        )
-        dst = action[2] if kind == g.COLUMN_TO_COLUMN else action[1]
-        source = (
-            f"from column {action[1] + 1}" if kind == g.COLUMN_TO_COLUMN else "from the reserve"
-        )
-        return f"{_cards(cards)} {source} {where(cols[dst], dst)}"
-    if kind == g.COLUMN_TO_FOUNDATION:
-        return (
-            f"{_cards(cols[action[1]][-1:])} from column {action[1] + 1} {_home(game, action[2])}"
-        )
-    if kind == g.COLUMN_TO_RESERVE:
-        cards = _cards(cols[action[1]][-action[2] :])
-        return f"set {cards} from column {action[1] + 1} aside into the reserve"
-    if kind == g.RESERVE_TO_FOUNDATION:
-        return f"{_cards(game._reserve[-1:])} from the reserve {_home(game, action[1])}"
-    if kind == g.FOUNDATION_TO_COLUMN:
+    if kind == p.COLUMN_TO_COLUMN:
+        _, src, dst, k, _ = action
+        return f"{cards_text(cols[src][-k:])} from column {src + 1} {_column_words(cols[dst], dst)}"
+    if kind == p.COLUMN_TO_FOUNDATION:
+        src, pile = action[1], action[2]
+        return f"{cards_text(cols[src][-1:])} from column {src + 1} {_home(game, pile)}"
+    if kind == p.COLUMN_TO_RESERVE:
+        src, k = action[1], action[2]
+        return f"set {cards_text(cols[src][-k:])} from column {src + 1} aside into the reserve"
+    if kind == p.RESERVE_TO_COLUMN:
+        dst, k = action[1], action[2]
+        moved = cards_text(game._reserve[-k:])
+        return f"{moved} from the reserve {_column_words(cols[dst], dst)}"
+    if kind == p.RESERVE_TO_FOUNDATION:
+        return f"{cards_text(game._reserve[-1:])} from the reserve {_home(game, action[1])}"
+    if kind == p.FOUNDATION_TO_COLUMN:
         pile, dst = action[1], action[2]
         card = (game._found[pile] - 1) * 4 + game._fsuit[pile]
-        return f"{_cards([card])} back from foundation {pile + 1} {where(cols[dst], dst)}"
-    if kind == g.COLUMN_TO_CELL:
         return (
-            f"{_cards(cols[action[1]][-1:])} from column {action[1] + 1} into cell {action[2] + 1}"
+            f"{cards_text([card])} back from foundation {pile + 1} {_column_words(cols[dst], dst)}"
         )
-    card = game._cells[action[1]]
-    if kind == g.CELL_TO_COLUMN:
-        return f"{_cards([card])} from cell {action[1] + 1} {where(cols[action[2]], action[2])}"
-    return f"{_cards([card])} from cell {action[1] + 1} {_home(game, action[2])}"
-
-
-def _cards(codes) -> str:
-    return " ".join(CARDS[c].unicode for c in codes)
+    if kind == p.COLUMN_TO_CELL:
+        src, cell = action[1], action[2]
+        return f"{cards_text(cols[src][-1:])} from column {src + 1} into cell {cell + 1}"
+    cell, card = action[1], cards_text([game._cells[action[1]]])
+    if kind == p.CELL_TO_COLUMN:
+        return f"{card} from cell {cell + 1} {_column_words(cols[action[2]], action[2])}"
+    return f"{card} from cell {cell + 1} {_home(game, action[2])}"
 
 
 def _column_words(column: list[int], index: int) -> str:

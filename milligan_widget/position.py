@@ -1,0 +1,597 @@
+"""A position and the rules of play: legal moves, checking a move, doing and undoing it.
+
+:class:`Position` is the fast core that :class:`~milligan_widget.game.Game` (and a solver)
+builds on. Cards are small integers (see :mod:`milligan_widget.cards`); each column keeps the
+length of the movable run at its end; a move is checked once and turned into an *action
+record*, a tuple with all it takes to do and undo it, so undo reverses the action instead of
+restoring a snapshot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from .cards import CARDS, SUIT_NAMES, cards_text
+from .errors import IllegalMoveError
+from .moves import ANY_CELL, ANY_FOUNDATION, CELL, DEAL, FOUNDATION, RESERVE, STOCK, Move, make_move
+from .rules import Rules
+
+KING = 12  # rank index (rank - 1) of a King
+
+# Kinds of action record (the resolved form of a move, enough to undo it).
+COLUMN_TO_COLUMN, COLUMN_TO_FOUNDATION, DEAL_ROW = 0, 1, 2
+COLUMN_TO_RESERVE, RESERVE_TO_COLUMN, RESERVE_TO_FOUNDATION = 3, 4, 5
+FOUNDATION_TO_COLUMN, COLUMN_TO_CELL, CELL_TO_COLUMN, CELL_TO_FOUNDATION = 6, 7, 8, 9
+
+
+def fits(card: int, onto: int) -> bool:
+    """Does ``card`` go on ``onto`` in the tableau: one rank lower, the other colour."""
+    return (onto >> 1) == ((card >> 1) ^ 1) + 2
+
+
+def run_length(column: Sequence[int]) -> int:
+    """Number of cards in the alternating descending run at the end of ``column``."""
+    i = len(column) - 1
+    if i < 0:
+        return 0
+    card = column[i]
+    while i > 0:
+        below = column[i - 1]
+        if (below >> 1) != ((card >> 1) ^ 1) + 2:
+            break
+        card = below
+        i -= 1
+    return len(column) - i
+
+
+def _unicode(code: int) -> str:
+    return CARDS[code].unicode
+
+
+class Position:
+    """The piles of one position under one set of rules, without any history."""
+
+    __slots__ = (
+        "_any_part",
+        "_cells",
+        "_cols",
+        "_deck",
+        "_found",
+        "_fpiles",
+        "_fsuit",
+        "_king_only",
+        "_ncells",
+        "_ncols",
+        "_nfound",
+        "_pos",
+        "_reserve",
+        "_reserve_mode",
+        "_rules",
+        "_runs",
+    )
+
+    def _configure(self, rules: Rules) -> None:
+        """Derive the rule flags the hot paths read."""
+        self._rules = rules
+        self._ncols = rules.columns
+        self._nfound = rules.foundation_count
+        self._ncells = rules.cells
+        self._king_only = rules.empty_column == "king"
+        self._reserve_mode = ("none", "single", "sequence").index(rules.reserve)
+        self._any_part = rules.reserve_unload == "any-part"
+        per_suit = rules.decks
+        self._fsuit = tuple(p // per_suit for p in range(self._nfound))
+        self._fpiles = tuple(tuple(range(s * per_suit, (s + 1) * per_suit)) for s in range(4))
+
+    def _exact_key(self) -> tuple:
+        return (
+            tuple(map(tuple, self._cols)),
+            tuple(self._found),
+            self._deck[self._pos :],
+            tuple(self._reserve),
+            tuple(self._cells),
+            self._rules,
+        )
+
+    def position_key(self) -> tuple:
+        """A key equal for positions a player cannot tell apart: column order, the order of
+        same-suit foundations and of cells do not matter."""
+        found = self._found
+        return (
+            tuple(sorted(map(tuple, self._cols))),
+            tuple(tuple(sorted(found[p] for p in piles)) for piles in self._fpiles),
+            self._pos,
+            tuple(self._reserve),
+            tuple(sorted(self._cells)),
+        )
+
+    def _reserve_is_open(self) -> bool:
+        return self._rules.reserve_opens == "any-time" or self._pos >= len(self._deck)
+
+    def _column_index(self, code: int) -> int:
+        if code >= self._ncols:
+            raise IllegalMoveError(f"there is no column {code + 1}: these rules have {self._ncols}")
+        return code
+
+    def _foundation_pile(self, card: int) -> int | None:
+        found, rank = self._found, card >> 2
+        for p in self._fpiles[card & 3]:
+            if found[p] == rank:
+                return p
+        return None
+
+    def _free_cards(self) -> Iterator[tuple[int, int]]:
+        """(source code, card) for every card that may leave for a foundation."""
+        for i, col in enumerate(self._cols):
+            if col:
+                yield i, col[-1]
+        if self._reserve and (
+            self._rules.reserve_to_foundation and (self._any_part or len(self._reserve) == 1)
+        ):
+            yield RESERVE, self._reserve[-1]
+        for i, card in enumerate(self._cells):
+            if card >= 0:
+                yield CELL + i, card
+
+    def _resolve(self, move: Move) -> tuple:
+        """The action record for ``move``, or :class:`IllegalMoveError` with the reason."""
+        src, dst = move._src, move._dst
+        if src < RESERVE:
+            col_index = self._column_index(src)
+            return self._resolve_from_column(col_index, dst, move.count)
+        if src == STOCK:
+            if self._pos >= len(self._deck):
+                raise IllegalMoveError("the stock is empty: there is no row left to deal")
+            return (DEAL_ROW, min(self._ncols, len(self._deck) - self._pos), tuple(self._runs))
+        if src == RESERVE:
+            return self._resolve_from_reserve(dst, move.count)
+        if src < ANY_FOUNDATION:
+            return self._resolve_from_foundation(src - FOUNDATION, dst, move.count)
+        return self._resolve_from_cell(src - CELL, dst, move.count)
+
+    def _resolve_from_column(self, src: int, dst: int, count: int | None) -> tuple:
+        col = self._cols[src]
+        if not col:
+            raise IllegalMoveError(f"column {src + 1} is empty")
+        run = self._runs[src]
+        if count is not None and count > run:
+            raise IllegalMoveError(_not_available(col, count, f"column {src + 1}"))
+        if dst < RESERVE:
+            dst = self._column_index(dst)
+            if dst == src:
+                raise IllegalMoveError("cards cannot move onto their own column")
+            k = self._count_onto_column(col, run, count, dst, f"column {src + 1}")
+            return (COLUMN_TO_COLUMN, src, dst, k, run)
+        if dst == RESERVE:
+            self._check_reserve_takes(count or 1)
+            return (COLUMN_TO_RESERVE, src, count or 1, run)
+        if dst < CELL:
+            self._check_single(count, "a foundation")
+            return (COLUMN_TO_FOUNDATION, src, self._target_pile(col[-1], dst), run)
+        self._check_single(count, "a free cell")
+        return (COLUMN_TO_CELL, src, self._target_cell(dst), run)
+
+    def _resolve_from_reserve(self, dst: int, count: int | None) -> tuple:
+        reserve = self._reserve
+        if self._reserve_mode == 0:
+            raise IllegalMoveError("these rules have no reserve")
+        if not reserve:
+            raise IllegalMoveError("the reserve is empty")
+        if count is not None and count > len(reserve):
+            raise IllegalMoveError(f"the reserve holds only {len(reserve)} card(s)")
+        whole = not self._any_part
+        if whole and count is not None and count != len(reserve):
+            raise IllegalMoveError("in these rules the reserve gives back only its whole unit")
+        if dst < RESERVE:
+            dst = self._column_index(dst)
+            k = self._count_onto_column(reserve, len(reserve), count, dst, "the reserve")
+            if whole and k != len(reserve):
+                raise IllegalMoveError("in these rules the reserve gives back only its whole unit")
+            return (RESERVE_TO_COLUMN, dst, k)
+        if FOUNDATION <= dst <= ANY_FOUNDATION:
+            if not self._rules.reserve_to_foundation:
+                raise IllegalMoveError(
+                    "in these rules reserve cards go back to the tableau before a foundation"
+                )
+            if whole and len(reserve) > 1:
+                raise IllegalMoveError(
+                    "the reserve gives back only its whole unit, and a foundation takes one card"
+                )
+            self._check_single(count, "a foundation")
+            return (RESERVE_TO_FOUNDATION, self._target_pile(reserve[-1], dst))
+        raise IllegalMoveError("cards leave the reserve for a column or a foundation")
+
+    def _resolve_from_foundation(self, pile: int, dst: int, count: int | None) -> tuple:
+        if pile >= self._nfound:
+            raise IllegalMoveError(f"there is no foundation {pile + 1}")
+        takeback = self._rules.foundation_takeback
+        if takeback == "never":
+            raise IllegalMoveError("in these rules cards never come back from the foundations")
+        if takeback == "stock-empty" and self._pos < len(self._deck):
+            raise IllegalMoveError("foundation cards come back only once the stock is empty")
+        if not self._found[pile]:
+            raise IllegalMoveError(f"foundation {pile + 1} is empty")
+        if dst >= RESERVE:
+            raise IllegalMoveError("a foundation card may only come back onto a column")
+        self._check_single(count, "a move from a foundation")
+        card = (self._found[pile] - 1) * 4 + self._fsuit[pile]
+        self._count_onto_column([card], 1, None, self._column_index(dst), f"foundation {pile + 1}")
+        return (FOUNDATION_TO_COLUMN, pile, dst)
+
+    def _resolve_from_cell(self, cell: int, dst: int, count: int | None) -> tuple:
+        if cell >= self._ncells:
+            raise IllegalMoveError(
+                f"there is no cell {cell + 1}" if self._ncells else "these rules have no free cells"
+            )
+        card = self._cells[cell]
+        if card < 0:
+            raise IllegalMoveError(f"cell {cell + 1} is empty")
+        self._check_single(count, "a free cell")
+        if dst < RESERVE:
+            dst = self._column_index(dst)
+            self._count_onto_column([card], 1, None, dst, f"cell {cell + 1}")
+            return (CELL_TO_COLUMN, cell, dst)
+        if FOUNDATION <= dst <= ANY_FOUNDATION:
+            return (CELL_TO_FOUNDATION, cell, self._target_pile(card, dst))
+        raise IllegalMoveError("a card in a cell moves to a column or a foundation")
+
+    def _count_onto_column(
+        self, cards: Sequence[int], run: int, count: int | None, dst: int, where: str
+    ) -> int:
+        """How many cards from the end of ``cards`` go onto column ``dst`` (or the reason not)."""
+        target = self._cols[dst]
+        if not target:
+            k = run if count is None else count
+            if self._king_only and cards[-k] >> 2 != KING:
+                raise IllegalMoveError("only a King or a King-led run may fill an empty column")
+            return k
+        onto = target[-1]
+        if count is not None:
+            _check_fit(cards[-count], onto)
+            return count
+        k = (onto >> 2) - (cards[-1] >> 2)
+        if 1 <= k <= run:
+            _check_fit(cards[-k], onto)
+            return k
+        if run == 1:
+            _check_fit(cards[-1], onto)
+        raise IllegalMoveError(
+            f"nothing at the end of {where} fits on {_unicode(onto)}: "
+            f"it takes a {'black' if onto & 2 else 'red'} {CARDS[onto - 4].name.split()[0]}"
+            if onto >> 2
+            else f"nothing goes on {_unicode(onto)} in the tableau: it is an Ace"
+        )
+
+    def _check_reserve_takes(self, count: int) -> None:
+        if self._reserve_mode == 0:
+            raise IllegalMoveError("these rules have no reserve")
+        if not self._reserve_is_open():
+            raise IllegalMoveError("the reserve opens when the stock is empty")
+        if self._reserve:
+            raise IllegalMoveError(
+                f"the reserve already holds {cards_text(self._reserve)}: "
+                "it takes one card or one sequence at a time"
+            )
+        if self._reserve_mode == 1 and count > 1:
+            raise IllegalMoveError("in these rules the reserve holds a single card")
+
+    def _check_single(self, count: int | None, what: str) -> None:
+        if count not in (None, 1):
+            raise IllegalMoveError(f"only one card at a time goes to {what}")
+
+    def _target_pile(self, card: int, dst: int) -> int:
+        rank, suit = card >> 2, card & 3
+        if dst == ANY_FOUNDATION:
+            pile = self._foundation_pile(card)
+            if pile is None:
+                need = _unicode(card - 4)
+                raise IllegalMoveError(
+                    f"{_unicode(card)} cannot go to a foundation yet: "
+                    f"the {SUIT_NAMES[suit]} foundations need the {need} first"
+                )
+            return pile
+        pile = dst - FOUNDATION
+        if pile >= self._nfound:
+            raise IllegalMoveError(f"there is no foundation {pile + 1}")
+        height, pile_suit = self._found[pile], self._fsuit[pile]
+        if pile_suit != suit:
+            top = f"the {_unicode(pile_suit + 4 * (height - 1))}" if height else "an empty"
+            raise IllegalMoveError(
+                f"{_unicode(card)} cannot go on {top} foundation: "
+                f"that pile is for {SUIT_NAMES[pile_suit]}, and foundations build up in suit"
+            )
+        if height != rank:
+            if height == 0:
+                raise IllegalMoveError(
+                    f"{_unicode(card)} cannot start a foundation: only an Ace can"
+                )
+            top = _unicode((height - 1) * 4 + suit)
+            raise IllegalMoveError(
+                f"{_unicode(card)} cannot go on {top}: foundations build up one rank at a time"
+            )
+        return pile
+
+    def _target_cell(self, dst: int) -> int:
+        if not self._ncells:
+            raise IllegalMoveError("these rules have no free cells")
+        if dst == ANY_CELL:
+            for i, card in enumerate(self._cells):
+                if card < 0:
+                    return i
+            raise IllegalMoveError("all free cells are full")
+        cell = dst - CELL
+        if cell >= self._ncells:
+            raise IllegalMoveError(f"there is no cell {cell + 1}")
+        if self._cells[cell] >= 0:
+            raise IllegalMoveError(f"cell {cell + 1} is taken by {_unicode(self._cells[cell])}")
+        return cell
+
+    # ------------------------------------------------------------------ internals: doing
+
+    def _apply(self, action: tuple) -> None:
+        kind = action[0]
+        cols, runs = self._cols, self._runs
+        if kind == COLUMN_TO_COLUMN:
+            _, src, dst, k, run = action
+            col, target = cols[src], cols[dst]
+            runs[dst] = runs[dst] + k if target else k
+            target += col[-k:]
+            del col[-k:]
+            runs[src] = run - k if run > k else run_length(col)
+        elif kind == COLUMN_TO_FOUNDATION:
+            _, src, pile, run = action
+            cols[src].pop()
+            self._found[pile] += 1
+            runs[src] = run - 1 if run > 1 else run_length(cols[src])
+        elif kind == DEAL_ROW:
+            pos, deck = self._pos, self._deck
+            for i in range(action[1]):
+                col, card = cols[i], deck[pos + i]
+                if col and (col[-1] >> 1) == ((card >> 1) ^ 1) + 2:
+                    runs[i] += 1
+                else:
+                    runs[i] = 1
+                col.append(card)
+            self._pos = pos + action[1]
+        else:
+            self._apply_rare(action)
+
+    def _apply_rare(self, action: tuple) -> None:
+        kind, cols, runs = action[0], self._cols, self._runs
+        if kind == COLUMN_TO_RESERVE:
+            _, src, k, run = action
+            col = cols[src]
+            self._reserve = col[-k:]
+            del col[-k:]
+            runs[src] = run - k if run > k else run_length(col)
+        elif kind == RESERVE_TO_COLUMN:
+            _, dst, k = action
+            target = cols[dst]
+            runs[dst] = runs[dst] + k if target else k
+            target += self._reserve[-k:]
+            del self._reserve[-k:]
+        elif kind == RESERVE_TO_FOUNDATION:
+            self._reserve.pop()
+            self._found[action[1]] += 1
+        elif kind == FOUNDATION_TO_COLUMN:
+            _, pile, dst = action
+            self._found[pile] -= 1
+            self._push_card(dst, self._found[pile] * 4 + self._fsuit[pile])
+        elif kind == COLUMN_TO_CELL:
+            _, src, cell, run = action
+            self._cells[cell] = cols[src].pop()
+            runs[src] = run - 1 if run > 1 else run_length(cols[src])
+        elif kind == CELL_TO_COLUMN:
+            _, cell, dst = action
+            self._push_card(dst, self._cells[cell])
+            self._cells[cell] = -1
+        elif kind == CELL_TO_FOUNDATION:
+            _, cell, pile = action
+            self._cells[cell] = -1
+            self._found[pile] += 1
+
+    def _push_card(self, dst: int, card: int) -> None:
+        col = self._cols[dst]
+        self._runs[dst] = self._runs[dst] + 1 if col and fits(card, col[-1]) else 1
+        col.append(card)
+
+    def _pop_card(self, src: int) -> int:
+        col = self._cols[src]
+        card = col.pop()
+        self._runs[src] = self._runs[src] - 1 if self._runs[src] > 1 else run_length(col)
+        return card
+
+    def _unapply(self, action: tuple) -> None:
+        kind = action[0]
+        cols, runs = self._cols, self._runs
+        if kind == COLUMN_TO_COLUMN:
+            _, src, dst, k, run = action
+            target = cols[dst]
+            cols[src] += target[-k:]
+            del target[-k:]
+            runs[dst] -= k
+            runs[src] = run
+        elif kind == COLUMN_TO_FOUNDATION:
+            _, src, pile, run = action
+            self._found[pile] -= 1
+            cols[src].append(self._found[pile] * 4 + self._fsuit[pile])
+            runs[src] = run
+        elif kind == DEAL_ROW:
+            for i in range(action[1]):
+                cols[i].pop()
+            self._pos -= action[1]
+            self._runs = list(action[2])
+        else:
+            self._unapply_rare(action)
+
+    def _unapply_rare(self, action: tuple) -> None:
+        kind, cols, runs = action[0], self._cols, self._runs
+        if kind == COLUMN_TO_RESERVE:
+            _, src, k, run = action
+            cols[src] += self._reserve
+            self._reserve = []
+            runs[src] = run
+        elif kind == RESERVE_TO_COLUMN:
+            _, dst, k = action
+            target = cols[dst]
+            self._reserve += target[-k:]
+            del target[-k:]
+            runs[dst] -= k
+        elif kind == RESERVE_TO_FOUNDATION:
+            pile = action[1]
+            self._found[pile] -= 1
+            self._reserve.append(self._found[pile] * 4 + self._fsuit[pile])
+        elif kind == FOUNDATION_TO_COLUMN:
+            _, pile, dst = action
+            self._pop_card(dst)
+            self._found[pile] += 1
+        elif kind == COLUMN_TO_CELL:
+            _, src, cell, run = action
+            cols[src].append(self._cells[cell])
+            self._cells[cell] = -1
+            runs[src] = run
+        elif kind == CELL_TO_COLUMN:
+            _, cell, dst = action
+            self._cells[cell] = self._pop_card(dst)
+        elif kind == CELL_TO_FOUNDATION:
+            _, cell, pile = action
+            self._found[pile] -= 1
+            self._cells[cell] = self._found[pile] * 4 + self._fsuit[pile]
+
+    # ------------------------------------------------------------------ internals: generation
+
+    def _generate(self) -> list[Move]:
+        cols, runs, found, fpiles = self._cols, self._runs, self._found, self._fpiles
+        ncols = self._ncols
+        moves: list[Move] = []
+        add = moves.append
+        accepts: dict[int, list[int]] = {}  # shape (card >> 1) a column takes -> columns
+        empty = []
+        for i in range(ncols):
+            col = cols[i]
+            if col:
+                shape = (col[-1] >> 1) - 2
+                if shape >= 0:
+                    shape ^= 1
+                    if shape in accepts:
+                        accepts[shape].append(i)
+                    else:
+                        accepts[shape] = [i]
+            else:
+                empty.append(i)
+        to_column, to_foundation = _TO_COLUMN, _TO_FOUNDATION
+        for i in range(ncols):
+            run = runs[i]
+            if not run:
+                continue
+            col = cols[i]
+            top = col[-1]
+            for p in fpiles[top & 3]:
+                if found[p] == top >> 2:
+                    add(to_foundation[i])
+                    break
+            row = to_column[i]
+            for k in range(1, run + 1):
+                targets = accepts.get(col[-k] >> 1)
+                if targets:
+                    for d in targets:
+                        add(row[d])
+            if empty:
+                self._moves_to_empty(col, run, i, empty, add)
+        if self._pos < len(self._deck):
+            add(DEAL)
+        if self._reserve_mode or self._ncells or self._rules.foundation_takeback != "never":
+            self._generate_rare(accepts, empty, add)
+        return moves
+
+    def _moves_to_empty(self, cards, run: int, src: int, empty: list[int], add) -> None:
+        if self._king_only:
+            if cards[-run] >> 2 == KING:
+                for d in empty:
+                    add(make_move(src, d, None))
+        else:
+            for d in empty:
+                for k in range(1, run + 1):
+                    add(make_move(src, d, None if k == run else k))
+
+    def _generate_rare(self, accepts: dict[int, list[int]], empty: list[int], add) -> None:
+        reserve = self._reserve
+        if reserve:
+            self._generate_from_reserve(accepts, empty, add)
+        elif self._reserve_mode and self._reserve_is_open():
+            most = 1 if self._reserve_mode == 1 else 99
+            for i, run in enumerate(self._runs):
+                for k in range(1, min(run, most) + 1):
+                    add(make_move(i, RESERVE, None if k == 1 else k))
+        if self._ncells:
+            self._generate_cells(accepts, empty, add)
+        takeback = self._rules.foundation_takeback
+        if takeback == "always" or (takeback == "stock-empty" and self._pos >= len(self._deck)):
+            for p, height in enumerate(self._found):
+                if height:
+                    card = (height - 1) * 4 + self._fsuit[p]
+                    for d in self._columns_taking(card, accepts, empty):
+                        add(make_move(FOUNDATION + p, d, None))
+
+    def _generate_from_reserve(self, accepts, empty, add) -> None:
+        reserve, size = self._reserve, len(self._reserve)
+        lowest = 1 if self._any_part else size
+        for k in range(lowest, size + 1):
+            for d in accepts.get(reserve[-k] >> 1, ()):
+                add(make_move(RESERVE, d, None))
+        if empty:
+            if self._any_part:
+                self._moves_to_empty(reserve, size, RESERVE, empty, add)
+            elif not self._king_only or reserve[0] >> 2 == KING:
+                for d in empty:
+                    add(make_move(RESERVE, d, None))
+        if (
+            self._rules.reserve_to_foundation
+            and (self._any_part or size == 1)
+            and self._foundation_pile(reserve[-1]) is not None
+        ):
+            add(make_move(RESERVE, ANY_FOUNDATION, None))
+
+    def _generate_cells(self, accepts, empty, add) -> None:
+        cells = self._cells
+        if -1 in cells:
+            for i, col in enumerate(self._cols):
+                if col:
+                    add(make_move(i, ANY_CELL, None))
+        for c, card in enumerate(cells):
+            if card >= 0:
+                for d in self._columns_taking(card, accepts, empty):
+                    add(make_move(CELL + c, d, None))
+                if self._foundation_pile(card) is not None:
+                    add(make_move(CELL + c, ANY_FOUNDATION, None))
+
+    def _columns_taking(self, card: int, accepts, empty) -> list[int]:
+        """Columns a single ``card`` may go onto."""
+        targets = list(accepts.get(card >> 1, ()))
+        if not self._king_only or card >> 2 == KING:
+            targets += empty
+        return targets
+
+
+_TO_COLUMN = [[make_move(s, d, None) for d in range(8)] for s in range(8)]
+_TO_FOUNDATION = [make_move(s, ANY_FOUNDATION, None) for s in range(8)]
+
+
+def _check_fit(card: int, onto: int) -> None:
+    if fits(card, onto):
+        return
+    if (card >> 2) + 1 == onto >> 2:
+        colour = "red" if card & 2 else "black"
+        raise IllegalMoveError(f"{_unicode(card)} cannot go on {_unicode(onto)}: both are {colour}")
+    raise IllegalMoveError(
+        f"{_unicode(card)} cannot go on {_unicode(onto)}: the rank must be exactly one lower"
+    )
+
+
+def _not_available(cards: Sequence[int], count: int, where: str) -> str:
+    if count > len(cards):
+        return f"{where} has only {len(cards)} card(s)"
+    return (
+        f"{_unicode(cards[-count])} cannot move: it does not start a sequence "
+        f"running to the end of {where}"
+    )
