@@ -56,7 +56,7 @@ def main() -> None:
 
     def generate():
         for position in positions:
-            position.legal_moves
+            _ = position.legal_moves
 
     def play_undo():
         for position, legal in moves:

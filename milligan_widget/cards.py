@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import total_ordering
 
+from .errors import MilliganError
+
 SUITS = "CSHD"
 SUIT_SYMBOLS = "♣♠♥♦"
 SUIT_NAMES = ("clubs", "spades", "hearts", "diamonds")
@@ -38,7 +40,7 @@ RANK_NAMES = (
 _RANK_ALIASES = {"T": 10, "1": 1}
 
 
-class CardError(ValueError):
+class CardError(MilliganError):
     """A card code that cannot be read, such as ``"11H"`` or ``"Q?"``."""
 
 

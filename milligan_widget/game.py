@@ -15,12 +15,13 @@ adds the line of play (history, undo, redo, comments), creation and saving.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from .cards import CARDS, Card, cards_text, full_deck, parse_cards
 from .deals import deal_codes
-from .errors import IllegalMoveError, InvalidMoveError, MilliganError
+from .errors import IllegalMoveError, InvalidMoveError, MilliganError, SaveFileError
 from .moves import ANY_FOUNDATION, DEAL, Move, make_move
 from .position import COLUMN_TO_COLUMN, DEAL_ROW, Position, run_length
 from .rules import Rules
@@ -368,16 +369,20 @@ class Game(Position):
     def safe_foundation_moves(self) -> list[Move]:
         """Moves to the foundations that can never hurt (for an "auto" button).
 
-        A card is safe once every card that could be built on it in the tableau (the next
-        lower rank of the other colour) is on the foundations; Aces and 2s always are.
+        A card is safe when (1) every card that could be built on it in the tableau (the next
+        lower rank of the other colour) is on the foundations, which Aces and 2s never need,
+        and (2) every foundation of its suit is ready for it or past it. Without (2), with two
+        decks, the first J♥ home can take the pile the other J♥ needed to free a Q♥ under it.
         """
-        found, moves = self._found, []
+        found, fpiles, moves = self._found, self._fpiles, []
         for src, card in self._free_cards():
             rank = card >> 2
             if self._foundation_pile(card) is None:
                 continue
-            other = (1, 0) if card & 2 else (2, 3)  # suits of the other colour
-            if rank <= 1 or all(found[p] >= rank for s in other for p in self._fpiles[s]):
+            other = (0, 1) if card & 2 else (2, 3)  # suits of the other colour
+            if all(found[p] >= rank for p in fpiles[card & 3]) and (
+                rank <= 1 or all(found[p] >= rank for s in other for p in fpiles[s])
+            ):
                 moves.append(make_move(src, ANY_FOUNDATION, None))
         return moves
 
@@ -397,7 +402,8 @@ class Game(Position):
     # ------------------------------------------------------------------ comparing and copying
 
     def copy(self, *, history: bool = True) -> Game:
-        """An independent copy (with the line of play, unless ``history=False``)."""
+        """An independent copy with the line of play; with ``history=False``, a game that
+        starts at this position (as if staged with :meth:`from_layout`)."""
         other = Game.__new__(Game)
         for name in Position.__slots__ + Game.__slots__:
             setattr(other, name, getattr(self, name))
@@ -411,7 +417,22 @@ class Game(Position):
         other._redo = list(self._redo) if history else []
         other._comments = dict(self._comments) if history else {}
         other._keys_cache = None
+        if not history:
+            other._start_here()
         return other
+
+    def _start_here(self) -> None:
+        """Make the current position this game's start (the stock keeps its order)."""
+        from .layout import Layout
+
+        self._layout = Layout(
+            tuple(map(tuple, self._cols)),
+            tuple(self._found),
+            tuple(self._reserve),
+            tuple(self._cells),
+            self._deck[self._pos :],
+        )
+        self._deck, self._pos, self._seed = self._layout.stock, 0, None
 
     def __copy__(self) -> Game:
         return self.copy()
@@ -471,7 +492,11 @@ class Game(Position):
         """Read a game written by :meth:`save`."""
         from pathlib import Path
 
-        return cls.from_json(Path(path).read_text(encoding="utf-8"))
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise SaveFileError(f"{path} is not a saved game: it is not text") from None
+        return cls.from_json(text)
 
     def replay(self) -> Iterator[tuple[Move | None, Game]]:
         """Step through this game's line of play from the deal.
@@ -479,8 +504,8 @@ class Game(Position):
         Yields ``(None, start)`` and then ``(move, position after it)`` for each move; every
         position is a fresh copy without history.
         """
-        step = self.copy(history=False)
-        step._set_up()
+        step = self.copy()
+        step.restart()
         yield None, step.copy(history=False)
         for move in self._history:
             step.play(move)
@@ -544,11 +569,9 @@ def _deck_problem(codes: list[int], decks: int) -> str:
     expected = 52 * decks
     if len(codes) != expected:
         return f"a deck for these rules has {expected} cards, not {len(codes)}"
-    counts: dict[int, int] = {}
-    for code in codes:
-        counts[code] = counts.get(code, 0) + 1
+    counts = Counter(codes)
     extra = sorted(c for c, n in counts.items() if n > decks)
-    missing = sorted(set(range(52)) - set(counts))
+    missing = sorted((Counter(dict.fromkeys(range(52), decks)) - counts).elements())
     return (
         f"a {decks}-deck game needs each card {decks} time(s): "
         f"too many {cards_text(extra)}; missing {cards_text(missing)}"

@@ -54,9 +54,9 @@ def build_layout(
     columns = tuple(tuple(parse_cards(col)) for col in tableau)
     heights = _foundation_heights(rules, foundations)
     reserve_codes = tuple(parse_cards(reserve))
-    _check_reserve(rules, reserve_codes)
-    cell_codes = _cells(rules, cells)
     stock_codes = tuple(parse_cards(stock))
+    _check_reserve(rules, reserve_codes, stock_codes)
+    cell_codes = _cells(rules, cells)
     suits = [p // rules.decks for p in range(rules.foundation_count)]
     on_foundations = [h * 4 + s for s, top in zip(suits, heights, strict=True) for h in range(top)]
     everything = [c for col in columns for c in col] + on_foundations + list(reserve_codes)
@@ -90,11 +90,13 @@ def _foundation_heights(rules: Rules, foundations) -> tuple[int, ...]:
     return tuple(heights)
 
 
-def _check_reserve(rules: Rules, reserve: tuple[int, ...]) -> None:
+def _check_reserve(rules: Rules, reserve: tuple[int, ...], stock: tuple[int, ...]) -> None:
     if not reserve:
         return
     if rules.reserve == "none":
         raise MilliganError("these rules have no reserve")
+    if stock and rules.reserve_opens == "stock-empty":
+        raise MilliganError("the reserve cannot hold cards while the stock has some left")
     if rules.reserve == "single" and len(reserve) > 1:
         raise MilliganError("in these rules the reserve holds a single card")
     if run_length(reserve) != len(reserve):

@@ -84,7 +84,7 @@ class Move:
     ``Move(source, target, count)`` takes pile names (``"t1"``..``"t8"``, ``"f1"``..``"f8"``
     or ``"f"`` for any fitting foundation, ``"reserve"``, ``"c1"``..``"c4"`` or ``"c"``);
     ``Move.deal()`` is the deal of a row and :meth:`parse` reads the text notation.
-    Moves are immutable values, equal when their text is equal.
+    Moves are immutable values, equal when their text is equal (and equal to that text).
 
     >>> str(Move("t3", "f"))
     '3>f'
@@ -155,8 +155,11 @@ class Move:
         return f"Move('{self._key}')"
 
     def __eq__(self, other: object) -> bool:
+        """Moves are equal to moves, and to their text: ``"3>5" in game.legal_moves`` works."""
         if isinstance(other, Move):
             return other._key == self._key
+        if isinstance(other, str):
+            return other == self._key
         return NotImplemented
 
     def __hash__(self) -> int:

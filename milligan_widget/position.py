@@ -100,7 +100,7 @@ class Position:
         return (
             tuple(sorted(map(tuple, self._cols))),
             tuple(tuple(sorted(found[p] for p in piles)) for piles in self._fpiles),
-            self._pos,
+            len(self._deck) - self._pos,
             tuple(self._reserve),
             tuple(sorted(self._cells)),
         )

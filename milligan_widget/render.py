@@ -94,7 +94,10 @@ def html_layout(game: Game) -> str:
         extra = f'<div class="mm-col" title="reserve">{held}</div>'
     if game.rules.cells:
         extra += "".join(
-            _card_html(c.code) if c else '<div class="mm-slot">·</div>' for c in game.cells
+            f'<div class="mm-col" title="cell {i}">'
+            + (_card_html(c.code) if c else '<div class="mm-slot">·</div>')
+            + "</div>"
+            for i, c in enumerate(game.cells, start=1)
         )
     columns = "".join(
         '<div class="mm-col">'

@@ -75,6 +75,9 @@ def from_document(document: Any) -> Game:
         )
     rules = _read(lambda: Rules.from_dict(_field(document, "rules", dict)), "rules")
     seed = document.get("seed")
+    for name in ("deck",):
+        if name in document and not all(isinstance(c, str) for c in _field(document, name, list)):
+            raise SaveFileError(f"the saved game's {name} must list cards as text, like '10H'")
     if "layout" in document:
         layout = _field(document, "layout", dict)
         game = _read(lambda: Game.from_layout(**layout, rules=rules), "layout")

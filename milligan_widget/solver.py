@@ -1,0 +1,396 @@
+"""A solver for Miss Milligan and its variants.
+
+It plays *thoughtful* solitaire: it knows the order of the stock, like a player who could see
+through the deck. "winnable" comes with a full list of moves that wins; "unwinnable" is a
+proof that no sequence of moves wins, whatever the player knew; "unknown" means the budget
+ran out first.
+
+How it searches. Almost all of the work lies after the last deal, where weaving opens and the
+space of positions is large, and a plain depth-first search commits to the first line of deals
+and drowns in that line's endgame. So the positions before the last deal are searched depth
+first (column order matters there: each deal lands on given columns), and every endgame it
+reaches is searched best-first (fewest cards away from home, then the cards the foundations
+need next buried least deep) with a node budget. When the budget is spent the search backs
+out and tries other deal lines; each round doubles the budget. An endgame searched to the end
+without a win is proven lost, with every position it reached, and that is remembered. Safe
+foundation moves are made automatically, positions are compared with columns in any order
+once the stock is empty, and a whole column never moves into an empty one after the stock is
+gone. If a round finishes without an open endgame, the deal is proven unwinnable.
+
+>>> from milligan_widget import Game
+>>> result = solve(Game.new(8), time_limit=10)
+>>> result.status, len(result.moves) > 100
+('winnable', True)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import heapq
+import random
+import time
+from dataclasses import dataclass, field
+
+from .game import Game
+from .moves import Move
+from .position import (
+    _TO_FOUNDATION,
+    COLUMN_TO_COLUMN,
+    COLUMN_TO_FOUNDATION,
+    COLUMN_TO_RESERVE,
+    DEAL_ROW,
+    KING,
+    RESERVE_TO_COLUMN,
+    RESERVE_TO_FOUNDATION,
+    run_length,
+)
+
+WINNABLE, UNWINNABLE, UNKNOWN = "winnable", "unwinnable", "unknown"
+_WIN, _LOST, _OPEN = "win", "lost", "open"
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """What the solver found: a status, the winning moves if any, and statistics."""
+
+    status: str
+    moves: tuple[Move, ...] = ()
+    nodes: int = 0
+    seconds: float = 0.0
+    stats: dict = field(default_factory=dict)
+
+    @property
+    def decided(self) -> bool:
+        return self.status != UNKNOWN
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class _Style:
+    """How one run of the search orders its work; runs in several styles find different wins."""
+
+    first_budget: int = 256  # nodes for each endgame in the first round
+    deal_score: int = -100  # dealing last (-100) or between the other moves
+    shuffle: int | None = None  # a seed for random tie-breaks
+
+
+PORTFOLIO = (_Style(256), _Style(2048), _Style(256, deal_score=5), _Style(1024, shuffle=1))
+
+
+class _Search:
+    """One solving run on a private copy of the game."""
+
+    growth = 2
+
+    def __init__(
+        self, game: Game, time_limit: float, node_limit: float, style: _Style, lost: set
+    ) -> None:
+        self.game = game.copy(history=False)
+        self.deadline = time.perf_counter() + time_limit
+        self.node_limit = node_limit
+        self.style = style
+        self.noise = random.Random(style.shuffle).random if style.shuffle is not None else None
+        self.nodes = 0
+        self.total = game.rules.card_count
+        self.lost = lost
+        self.seen: set = set()
+        self.path: list[Move] = []
+        self.rounds = 0
+        self.endgames = 0
+
+    # -- the position -------------------------------------------------------------------
+
+    def key(self) -> tuple[bytes, int]:
+        """A compact key: column order counts only while rows are still to be dealt."""
+        g = self.game
+        cols = list(map(bytes, g._cols))
+        if g._pos >= len(g._deck):
+            cols.sort()
+        f = g._found
+        heights = bytes(h for piles in g._fpiles for h in sorted(f[p] for p in piles))
+        key = b"\xff".join(cols) + b"|" + heights + bytes(g._reserve)
+        if g._ncells:
+            key += b"|" + bytes(sorted(c & 0xFF for c in g._cells))
+        return key, g._pos
+
+    def snapshot(self) -> tuple:
+        g = self.game
+        return (
+            tuple(map(bytes, g._cols)),
+            tuple(g._found),
+            g._pos,
+            bytes(g._reserve),
+            tuple(g._cells),
+        )
+
+    def load(self, snap: tuple) -> None:
+        g = self.game
+        cols, found, g._pos, reserve, cells = snap
+        g._cols = [list(c) for c in cols]
+        g._runs = [run_length(c) for c in g._cols]
+        g._found = list(found)
+        g._reserve = list(reserve)
+        g._cells = list(cells)
+
+    def won(self) -> bool:
+        return sum(self.game._found) == self.total
+
+    def tick(self) -> None:
+        self.nodes += 1
+        if self.nodes > self.node_limit or (
+            self.nodes & 255 == 0 and time.perf_counter() > self.deadline
+        ):
+            raise _OutOfBudget
+
+    # -- moves --------------------------------------------------------------------------
+
+    def auto_moves(self) -> list[tuple[Move, tuple]]:
+        """Play safe foundation moves until none is left; return (move, action) pairs.
+
+        The rule is :meth:`Game.safe_foundation_moves`'s: nothing left to build on the card,
+        and every foundation of its suit ready for it or past it."""
+        g = self.game
+        found, fpiles, cols, runs = g._found, g._fpiles, g._cols, g._runs
+        played = []
+        while True:
+            black = min(found[p] for s in (0, 1) for p in fpiles[s])
+            red = min(found[p] for s in (2, 3) for p in fpiles[s])
+            lowest = [min(found[p] for p in piles) for piles in fpiles]
+            for i, col in enumerate(cols):
+                if col:
+                    card = col[-1]
+                    rank = card >> 2
+                    if lowest[card & 3] >= rank and (
+                        rank <= 1 or (black if card & 2 else red) >= rank
+                    ):
+                        pile = g._foundation_pile(card)
+                        if pile is not None:
+                            action = (COLUMN_TO_FOUNDATION, i, pile, runs[i])
+                            g._apply(action)
+                            played.append((_TO_FOUNDATION[i], action))
+                            break
+            else:
+                safe = (g._reserve or g._ncells) and g.safe_foundation_moves()
+                if not safe:
+                    return played
+                action = g._resolve(safe[0])
+                g._apply(action)
+                played.append((safe[0], action))
+
+    def undo_all(self, played: list[tuple[Move, tuple]]) -> None:
+        for _, action in reversed(played):
+            self.game._unapply(action)
+
+    def ordered_moves(self) -> list[tuple[Move, tuple]]:
+        """The legal moves worth trying, most promising first, with their actions."""
+        g = self.game
+        endgame = g._pos >= len(g._deck)
+        scored = []
+        for move in g._generate():
+            action = g._resolve(move)
+            score = self.move_score(action, endgame)
+            if score is not None:
+                if self.noise:
+                    score += self.noise()
+                scored.append((score, move, action))
+        scored.sort(key=lambda item: -item[0])
+        return [(move, action) for _, move, action in scored]
+
+    def move_score(self, action: tuple, endgame: bool) -> int | None:
+        """Higher is tried first; ``None`` drops a move that cannot help."""
+        g = self.game
+        kind, cols = action[0], g._cols
+        if kind == DEAL_ROW:
+            return self.style.deal_score
+        if kind in (COLUMN_TO_FOUNDATION, RESERVE_TO_FOUNDATION):
+            return 100
+        if kind == RESERVE_TO_COLUMN:
+            return 30
+        if kind == COLUMN_TO_COLUMN:
+            src, dst, k = action[1], action[2], action[3]
+            col = cols[src]
+            if k == len(col):
+                # A whole column into an empty one only renames columns once no row will land.
+                return None if endgame and not cols[dst] else 60
+            return self.exposure_score(col[-k - 1]) - (10 if not cols[dst] else 0)
+        if kind == COLUMN_TO_RESERVE:
+            src, k = action[1], action[2]
+            col = cols[src]
+            if k == len(col):
+                return -30 if col[0] >> 2 == KING else -20
+            return self.exposure_score(col[-k - 1]) - 10
+        return 0
+
+    def exposure_score(self, card: int) -> int:
+        """Uncovering ``card``: good if it can go home, better the lower it is."""
+        return 20 - (card >> 2) + (40 if self.game._foundation_pile(card) is not None else 0)
+
+    # -- the search ---------------------------------------------------------------------
+
+    def run(self) -> bool:
+        """Rounds of the staged search with a growing endgame budget; True if won, False if
+        proven lost, :class:`_OutOfBudget` if the time or node limit comes first."""
+        self.budget = self.style.first_budget
+        while True:
+            self.rounds += 1
+            self.seen = set()
+            self.open_endgames = 0
+            if self.before_last_deal() == _WIN:
+                return True
+            if self.open_endgames == 0:
+                return False
+            self.budget *= self.growth
+
+    def before_last_deal(self) -> str:
+        g = self.game
+        played = self.auto_moves()
+        try:
+            if self.won():
+                self.path[:0] = [m for m, _ in played]
+                return _WIN
+            key = self.key()
+            if key in self.seen or key in self.lost:
+                return _LOST
+            self.seen.add(key)
+            if g._pos >= len(g._deck):
+                result = self.endgame(key)
+            else:
+                self.tick()
+                result = _LOST
+                for move, action in self.ordered_moves():
+                    g._apply(action)
+                    below = self.before_last_deal()
+                    g._unapply(action)
+                    if below == _WIN:
+                        self.path[:0] = [move]
+                        result = _WIN
+                        break
+            if result == _WIN:
+                self.path[:0] = [m for m, _ in played]
+            return result
+        finally:
+            self.undo_all(played)
+
+    def endgame(self, entry: tuple) -> str:
+        """Best-first search from an endgame entry with ``self.budget`` nodes."""
+        g = self.game
+        self.endgames += 1
+        start = self.snapshot()
+        parents: dict = {entry: None}
+        heap = [(0, 0, entry, start)]
+        pushed, left = 0, self.budget
+        try:
+            while heap:
+                left -= 1
+                if left < 0:
+                    self.open_endgames += 1
+                    return _OPEN
+                _, _, node, snap = heapq.heappop(heap)
+                self.load(snap)
+                self.tick()
+                for move, action in self.ordered_moves():
+                    g._apply(action)
+                    played = self.auto_moves()
+                    child = self.key()
+                    if child not in parents and child not in self.lost:
+                        parents[child] = (node, [move] + [m for m, _ in played])
+                        if self.won():
+                            self.path[:0] = _path_to(parents, child)
+                            return _WIN
+                        pushed += 1
+                        rank = (self.total - sum(g._found)) * 8 + _cover_score(g)
+                        heapq.heappush(heap, (rank, pushed, child, self.snapshot()))
+                    self.undo_all(played)
+                    g._unapply(action)
+            self.lost.update(parents)  # searched to the end: every position in it is lost
+            return _LOST
+        finally:
+            self.load(start)
+
+
+def _path_to(parents: dict, key) -> list[Move]:
+    parts = []
+    while parents[key] is not None:
+        key, moves = parents[key]
+        parts.append(moves)
+    return [m for moves in reversed(parts) for m in moves]
+
+
+def _cover_score(g) -> int:
+    """How deep the cards the foundations need next are buried (0: all free)."""
+    found, need = g._found, {}
+    for pile, suit in enumerate(g._fsuit):
+        if found[pile] < 13:
+            card = found[pile] * 4 + suit
+            need[card] = need.get(card, 0) + 1
+    depth = dict.fromkeys(need, 99)
+    for cards in (*g._cols, g._reserve):
+        top = len(cards) - 1
+        for i, card in enumerate(cards):
+            if card in depth and top - i < depth[card]:
+                depth[card] = top - i
+    return sum(depth[card] * count for card, count in need.items())
+
+
+def shorten(game: Game, moves: list[Move]) -> list[Move]:
+    """A shorter winning line from ``game``: loops back to a position already reached are cut,
+    and where one legal move reaches a position further down the line, the line jumps there."""
+    line, changed = list(moves), True
+    while changed:
+        position = game.copy(history=False)
+        keys = [position._exact_key()]
+        for move in line:
+            position.play(move)
+            keys.append(position._exact_key())
+        last = {key: i for i, key in enumerate(keys)}
+        position = game.copy(history=False)
+        shorter, i, changed = [], 0, False
+        while i < len(line):
+            if last[keys[i]] > i:
+                i, changed = last[keys[i]], True
+                continue
+            target, via = i + 1, line[i]
+            for move in position.legal_moves:
+                position.play(move)
+                reach = last.get(position._exact_key(), -1)
+                position.undo()
+                if reach > target:
+                    target, via, changed = reach, move, True
+            position.play(via)
+            shorter.append(via)
+            i = target
+        line = shorter
+    return line
+
+
+def solve(game: Game, time_limit: float = 10.0, node_limit: int | None = None) -> SolveResult:
+    """Decide whether ``game`` can still be won from its current position.
+
+    Returns ``winnable`` with a full move list (each move playable with ``game.play``, in
+    order), ``unwinnable`` (proven: nothing is left unsearched), or ``unknown`` when
+    ``time_limit`` seconds or ``node_limit`` expanded positions are spent. The budget is
+    shared by a few runs that order the search differently; what one run proves lost, the
+    others skip.
+    """
+    start = time.perf_counter()
+    lost: set = set()
+    nodes, rounds, endgames = 0, 0, 0
+    status, path = UNKNOWN, []
+    for i, style in enumerate(PORTFOLIO):
+        share = 1 / (len(PORTFOLIO) - i)
+        seconds = (time_limit - (time.perf_counter() - start)) * share
+        allowed = (node_limit - nodes) * share if node_limit is not None else float("inf")
+        search = _Search(game, seconds, allowed, style, lost)
+        with contextlib.suppress(_OutOfBudget):
+            status = WINNABLE if search.run() else UNWINNABLE
+        nodes, rounds = nodes + search.nodes, rounds + search.rounds
+        endgames += search.endgames
+        if status != UNKNOWN:
+            path = search.path
+            break
+    moves = tuple(shorten(game, path)) if status == WINNABLE else ()
+    stats = {"rounds": rounds, "endgames": endgames, "runs": i + 1, "raw_length": len(path)}
+    return SolveResult(status, moves, nodes, time.perf_counter() - start, stats)

@@ -1,0 +1,94 @@
+"""The solver: wins replay to a won game, and proofs agree with an exhaustive search."""
+
+import random
+
+import pytest
+
+from milligan_widget import Game
+from milligan_widget.solver import UNKNOWN, UNWINNABLE, WINNABLE, shorten, solve
+from tests.staging import stage
+
+
+def exhaustive(game: Game, limit: int = 200_000) -> bool:
+    """Can ``game`` be won? Every reachable position is visited (no pruning at all)."""
+    seen, stack = {game.position_key()}, [game.copy()]
+    while stack:
+        position = stack.pop()
+        if position.foundation_count == position.rules.card_count:
+            return True
+        for move in position.legal_moves:
+            position.play(move)
+            key = position.position_key()
+            if key not in seen:
+                seen.add(key)
+                stack.append(position.copy())
+            position.undo()
+        assert len(seen) < limit, "position too big for an exhaustive check"
+    return False
+
+
+def small_endgame(rng: random.Random, rules: str, tight: bool) -> Game:
+    """A random position with the stock empty and a few high cards left to place; ``tight``
+    ones hold only red cards, which cannot build on each other, and are often lost."""
+    suits, ranks, columns = ("HD", "89TJQK", 6) if tight else ("HDC", "TJQK", 7)
+    cards = [rank + suit for rank in ranks for suit in suits] * 2
+    rng.shuffle(cards)
+    placed: dict[int, list[str]] = {}
+    for card in cards:
+        placed.setdefault(rng.randint(1, columns), []).append(card)
+    return stage({i: " ".join(c) for i, c in placed.items()}, rules=rules)
+
+
+def assert_wins(game: Game, moves) -> None:
+    game = game.copy()
+    for move in moves:
+        game.play(move)
+    assert game.status == "won"
+
+
+def test_a_numbered_deal_is_solved_with_a_line_a_person_can_follow():
+    game = Game.new(8)
+    result = solve(game, time_limit=30)
+    assert result.status == WINNABLE and result.decided
+    assert_wins(game, result.moves)
+    assert len(result.moves) < 400 and result.nodes > 0
+    assert game.history == []  # the game itself is untouched
+
+
+@pytest.mark.parametrize(
+    "rules",
+    # (easy and giant take cards back from the foundations: too big to search exhaustively)
+    ["classic", "strict", "single-card", "millie", "imperial-guards", "milligan-cell"],
+)
+def test_small_positions_agree_with_exhaustive_search(rules):
+    rng = random.Random(rules)
+    outcomes = set()
+    for i in range(16):
+        game = small_endgame(rng, rules, tight=i % 2 == 0)
+        truth = exhaustive(game)
+        result = solve(game, time_limit=20)
+        assert result.status == (WINNABLE if truth else UNWINNABLE), game
+        if truth:
+            assert_wins(game, result.moves)
+        outcomes.add(truth)
+    if rules not in ("imperial-guards", "milligan-cell"):  # these two win every sample
+        assert outcomes == {True, False}, "the sample should hold both kinds"
+
+
+def test_a_lost_position_is_proven_unwinnable():
+    stuck = stage({1: "AC 2C", 2: "AC 2C"}, foundations={1: "", 2: ""}, rules="millie")
+    assert solve(stuck, time_limit=5).status == UNWINNABLE
+
+
+def test_the_budget_is_respected():
+    result = solve(Game.new(2), time_limit=60, node_limit=300)
+    assert result.status == UNKNOWN and result.nodes <= 301 and not result.moves
+
+
+def test_shorten_cuts_loops_and_keeps_a_win():
+    game = stage({1: "KS QH JC", 2: "QD"})
+    line = solve(game, time_limit=5).moves
+    wandering = ["1>2", "2>1", *line]
+    short = shorten(game, wandering)
+    assert len(short) <= len(line)
+    assert_wins(game, short)
