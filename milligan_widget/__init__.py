@@ -29,6 +29,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidMoveError",
     "MilliganError",
+    "MilliganWidget",
     "Move",
     "Rules",
     "RulesError",
@@ -36,3 +37,13 @@ __all__ = [
     "deal_order",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    # The widget needs anywidget and the built front end: import it only when asked for,
+    # so the engine works without either.
+    if name == "MilliganWidget":
+        from .widget import MilliganWidget
+
+        return MilliganWidget
+    raise AttributeError(f"module 'milligan_widget' has no attribute {name!r}")

@@ -119,3 +119,10 @@ def test_from_deck_checks_the_cards():
 def test_docstring_examples(module):
     result = doctest.testmod(importlib.import_module(f"milligan_widget.{module}"))
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_moves_compare_equal_to_their_text():
+    move = Move.parse("3:2>5")
+    assert move == "3:2>5" and move != "3>5" and "3:2>5" in [move]
+    assert {move: 1}["3:2>5"] == 1
+    assert "2>6" in Game.new(5).legal_moves
