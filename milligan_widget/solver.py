@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass, field
 
 from .game import Game
-from .moves import Move
+from .moves import ANY_FOUNDATION, CELL, RESERVE, Move, make_move
 from .position import (
     _TO_FOUNDATION,
     COLUMN_TO_COLUMN,
@@ -110,7 +110,14 @@ class _Search:
         if g._pos >= len(g._deck):
             cols.sort()
         f = g._found
-        heights = bytes(h for piles in g._fpiles for h in sorted(f[p] for p in piles))
+        if g._rules.decks == 2:
+            heights = bytes(
+                h
+                for a, b in ((f[0], f[1]), (f[2], f[3]), (f[4], f[5]), (f[6], f[7]))
+                for h in ((a, b) if a <= b else (b, a))
+            )
+        else:
+            heights = bytes(f)
         key = b"\xff".join(cols) + b"|" + heights + bytes(g._reserve)
         if g._ncells:
             key += b"|" + bytes(sorted(c & 0xFF for c in g._cells))
@@ -153,32 +160,44 @@ class _Search:
         The rule is :meth:`Game.safe_foundation_moves`'s: nothing left to build on the card,
         and every foundation of its suit ready for it or past it."""
         g = self.game
-        found, fpiles, cols, runs = g._found, g._fpiles, g._cols, g._runs
+        found, fsuit = g._found, g._fsuit
         played = []
         while True:
-            black = min(found[p] for s in (0, 1) for p in fpiles[s])
-            red = min(found[p] for s in (2, 3) for p in fpiles[s])
-            lowest = [min(found[p] for p in piles) for piles in fpiles]
-            for i, col in enumerate(cols):
-                if col:
-                    card = col[-1]
-                    rank = card >> 2
-                    if lowest[card & 3] >= rank and (
-                        rank <= 1 or (black if card & 2 else red) >= rank
-                    ):
-                        pile = g._foundation_pile(card)
-                        if pile is not None:
-                            action = (COLUMN_TO_FOUNDATION, i, pile, runs[i])
-                            g._apply(action)
-                            played.append((_TO_FOUNDATION[i], action))
-                            break
-            else:
-                safe = (g._reserve or g._ncells) and g.safe_foundation_moves()
-                if not safe:
-                    return played
-                action = g._resolve(safe[0])
-                g._apply(action)
-                played.append((safe[0], action))
+            ready = {}  # card -> the first pile that takes it
+            for pile, height in enumerate(found):
+                if height < 13:
+                    ready.setdefault(height * 4 + fsuit[pile], pile)
+            move = self.safe_source(ready)
+            if move is None:
+                return played
+            action = g._resolve(move)
+            g._apply(action)
+            played.append((move, action))
+
+    def safe_source(self, ready: dict[int, int]) -> Move | None:
+        """A move sending a safe card home, or ``None``."""
+        g = self.game
+        found, fpiles = g._found, g._fpiles
+        candidates = [(i, col[-1]) for i, col in enumerate(g._cols) if col and col[-1] in ready]
+        if g._reserve and g._reserve[-1] in ready:
+            candidates.append((RESERVE, g._reserve[-1]))
+        candidates += [(CELL + i, c) for i, c in enumerate(g._cells) if c in ready]
+        for source, card in candidates:
+            rank = card >> 2
+            if min(found[p] for p in fpiles[card & 3]) < rank:
+                continue
+            if rank > 1:
+                other = (0, 1) if card & 2 else (2, 3)
+                if min(found[p] for s in other for p in fpiles[s]) < rank:
+                    continue
+            move = (
+                _TO_FOUNDATION[source]
+                if source < RESERVE
+                else make_move(source, ANY_FOUNDATION, None)
+            )
+            if source < RESERVE or g.explain(move) is None:
+                return move
+        return None
 
     def undo_all(self, played: list[tuple[Move, tuple]]) -> None:
         for _, action in reversed(played):
