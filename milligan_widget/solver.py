@@ -413,3 +413,42 @@ def solve(game: Game, time_limit: float = 10.0, node_limit: int | None = None) -
     moves = tuple(shorten(game, path)) if status == WINNABLE else ()
     stats = {"rounds": rounds, "endgames": endgames, "runs": i + 1, "raw_length": len(path)}
     return SolveResult(status, moves, nodes, time.perf_counter() - start, stats)
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A suggested move, why, and whether the solver or the heuristic chose it."""
+
+    move: Move
+    reason: str
+    source: str  # "solver" or "heuristic"
+    status: str  # the solver's verdict on the position: winnable, unwinnable or unknown
+
+
+def hint(game: Game, time_limit: float = 2.0) -> Hint | None:
+    """The solver's first move if it finds a win within ``time_limit`` seconds (so following
+    it never throws away a win), else the greedy heuristic's move; ``None`` if no move is left.
+
+    >>> from milligan_widget import Game
+    >>> hint(Game.new(8)).source
+    'solver'
+    """
+    from .strategy import hint as heuristic
+
+    if game.status != "playing":
+        return None
+    result = solve(game, time_limit=time_limit)
+    if result.status == WINNABLE:
+        left = len(result.moves)
+        reason = f"the solver sees a win from here in {left} move{'s' * (left != 1)}"
+        return Hint(result.moves[0], reason, "solver", result.status)
+    guess = heuristic(game)
+    if guess is None:
+        return None
+    move, why = guess
+    verdict = (
+        "the solver proved this position can no longer be won"
+        if result.status == UNWINNABLE
+        else f"the solver could not decide in {time_limit:g} s"
+    )
+    return Hint(move, f"{why} ({verdict}; this is a heuristic guess)", "heuristic", result.status)

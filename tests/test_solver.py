@@ -92,3 +92,21 @@ def test_shorten_cuts_loops_and_keeps_a_win():
     short = shorten(game, wandering)
     assert len(short) <= len(line)
     assert_wins(game, short)
+
+
+def test_hint_prefers_the_solver_and_says_which_it_used():
+    from milligan_widget.solver import hint
+
+    winnable = hint(Game.new(8), time_limit=10)
+    assert winnable.source == "solver" and winnable.status == WINNABLE
+    assert Game.new(8).explain(winnable.move) is None
+    rng = random.Random(3)
+    doomed = next(
+        game for game in (small_endgame(rng, "classic", tight=True) for _ in range(50))
+        if game.status == "playing" and not exhaustive(game)
+    )
+    guess = hint(doomed, time_limit=5)
+    assert guess.source == "heuristic" and guess.status == UNWINNABLE
+    assert "can no longer be won" in guess.reason and doomed.explain(guess.move) is None
+    undecided = hint(Game.new(3), time_limit=0.01)
+    assert undecided.source == "heuristic" and "could not decide" in undecided.reason
