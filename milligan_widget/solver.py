@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import heapq
 import random
+import sys
 import time
 from dataclasses import dataclass, field
 
@@ -46,6 +47,7 @@ from .position import (
 )
 
 WINNABLE, UNWINNABLE, UNKNOWN = "winnable", "unwinnable", "unknown"
+MAX_DEPTH = 2000  # moves before the last deal in one line of the depth-first search
 _WIN, _LOST, _OPEN = "win", "lost", "open"
 
 
@@ -263,8 +265,11 @@ class _Search:
                 return False
             self.budget *= self.growth
 
-    def before_last_deal(self) -> str:
+    def before_last_deal(self, depth: int = 0) -> str:
         g = self.game
+        if depth > MAX_DEPTH:  # a very long line: leave it open rather than recurse on
+            self.open_endgames += 1
+            return _OPEN
         played = self.auto_moves()
         try:
             if self.won():
@@ -281,7 +286,7 @@ class _Search:
                 result = _LOST
                 for move, action in self.ordered_moves():
                     g._apply(action)
-                    below = self.before_last_deal()
+                    below = self.before_last_deal(depth + 1)
                     g._unapply(action)
                     if below == _WIN:
                         self.path[:0] = [move]
@@ -395,6 +400,15 @@ def solve(game: Game, time_limit: float = 10.0, node_limit: int | None = None) -
     others skip.
     """
     start = time.perf_counter()
+    recursion = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(recursion, 4 * MAX_DEPTH))
+    try:
+        return _solve(game, time_limit, node_limit, start)
+    finally:
+        sys.setrecursionlimit(recursion)
+
+
+def _solve(game: Game, time_limit: float, node_limit: int | None, start: float) -> SolveResult:
     lost: set = set()
     nodes, rounds, endgames = 0, 0, 0
     status, path = UNKNOWN, []
