@@ -1,0 +1,297 @@
+"""Benchmark the widget in real JupyterLab + Debian chromium (issue 3, "Speed").
+
+Measures in one page, with one kernel:
+
+* the floor: a no-op trait round trip (JS sets ``ping``, a Python observer answers in
+  ``pong``, JS sees it), on a tiny widget displayed beside the game;
+* drop -> DOM: from the real mouse's ``pointerup`` on a legal pile to the moved card being
+  in that pile's DOM (Python validates and answers first: nothing moves before that);
+* the time to rebuild and draw a full 104-card position from scratch;
+* what crosses the websocket per move: widget messages each way and their bytes.
+
+Run:  python benchmarks/widget.py [--rounds 40] [--json test-artifacts/widget-benchmark.json]
+Needs the built bundle (``pip install -e .``) and /usr/bin/chromium.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from tests.browser.lab import (  # noqa: E402
+    Kernel,
+    check_prerequisites,
+    launch_chromium,
+    message_type,
+    open_notebook,
+    start_lab,
+    stop_lab,
+)
+
+# Rounds are spaced so no delayed ACK of the previous exchange is pending: the Jupyter
+# server's websocket does not set TCP_NODELAY, so a message sent while one is pending
+# waits up to 40 ms (measured: back-to-back rounds take ~45 ms instead of ~10 ms).
+GAP_MS = 300
+
+PING_ESM = """
+export default {
+  render({ model, el }) {
+    el.textContent = "round-trip probe";
+    window.__mmPing = (n) => new Promise((resolve) => {
+      const times = [];
+      let t0 = 0;
+      const onPong = () => {
+        times.push(performance.now() - t0);
+        if (times.length >= n) { model.off("change:pong", onPong); resolve(times); }
+        else setTimeout(next, GAP_MS);  // quiet line between rounds, as between drops
+      };
+      const next = () => {
+        t0 = performance.now();
+        model.set("ping", model.get("ping") + 1);
+        model.save_changes();
+      };
+      model.on("change:pong", onPong);
+      next();
+    });
+  },
+};
+""".replace("GAP_MS", str(GAP_MS))
+
+SETUP = f"""
+import anywidget
+import traitlets
+from IPython.display import display
+from milligan_widget.widget import MilliganWidget
+
+
+class Ping(anywidget.AnyWidget):
+    _esm = {PING_ESM!r}
+    ping = traitlets.Int(0).tag(sync=True, echo_update=False)  # one message back, as the game
+    pong = traitlets.Int(0).tag(sync=True)
+
+    @traitlets.observe("ping")
+    def _answer(self, change):
+        self.pong = change["new"]
+
+
+ping = Ping()
+widget = MilliganWidget(seed=1)
+display(ping, widget)
+"""
+
+ARM_DROP = """
+([target, card]) => {
+  const pile = document.querySelector(`.mw-root [data-pile="${target}"]`);
+  const count = () => pile.querySelectorAll(`[data-card="${card}"]`).length;
+  const before = count();
+  window.__mmDrop = new Promise((resolve) => {
+    let t0 = null;
+    const stamp = () => { t0 = performance.now(); };
+    window.addEventListener("pointerup", stamp, { capture: true, once: true });
+    const observer = new MutationObserver(() => {
+      if (t0 !== null && count() > before) {
+        observer.disconnect();
+        resolve(performance.now() - t0);
+      }
+    });
+    observer.observe(pile, { childList: true, subtree: true, attributes: true });
+    setTimeout(() => resolve(null), 5000);
+  });
+}
+"""
+
+FULL_RENDER = """
+(n) => {
+  const root = document.querySelector(".mw-root");
+  const times = [];
+  for (let i = 0; i < n; i++) times.push(root.mmFullRender());
+  return { times, cards: root.querySelectorAll(".mw-board [data-card]").length };
+}
+"""
+
+
+def write_notebook(folder: Path) -> Path:
+    source = SETUP.strip().splitlines(keepends=True)
+    notebook = {
+        "cells": [{"cell_type": "code", "execution_count": None, "id": "bench", "metadata": {},
+                   "outputs": [], "source": source}],
+        "metadata": {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python",
+                                    "name": "python3"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }  # fmt: skip
+    path = folder / "bench.ipynb"
+    path.write_text(json.dumps(notebook))
+    return path
+
+
+def find_move(kernel: Kernel) -> dict[str, Any]:
+    """A deal whose opening has a column-to-column move; the move and its leading card."""
+    for seed in range(1, 500):
+        found = kernel.eval(
+            f"(widget.new_game(seed={seed}), "
+            "[(m.source, m.target, str(widget.game.tableau[int(m.source[1:]) - 1][-1]))"
+            " for m in widget.game.legal_moves"
+            " if m.source.startswith('t') and (m.target or '').startswith('t')][:1])[1]"
+        )
+        if found:
+            source, target, card = found[0]
+            return {"seed": seed, "source": source, "target": target, "card": card}
+    raise RuntimeError("no deal with an opening tableau move")
+
+
+class Frames:
+    """Every websocket frame the page sends and receives (bytes kept as latin-1 text)."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.received: list[str] = []
+
+    def watch(self, ws: Any) -> None:
+        ws.on("framesent", lambda payload: self.sent.append(_text(payload)))
+        ws.on("framereceived", lambda payload: self.received.append(_text(payload)))
+
+
+def _text(payload: str | bytes) -> str:
+    return payload if isinstance(payload, str) else payload.decode("latin-1")
+
+
+class Bench:
+    def __init__(self, page: Any, kernel: Kernel, frames: Frames) -> None:
+        self.page = page
+        self.kernel = kernel
+        self.sent = frames.sent
+        self.received = frames.received
+        self.render_ms: list[float] = []
+
+    def floor(self, rounds: int) -> list[float]:
+        return self.page.evaluate("(n) => window.__mmPing(n)", rounds)
+
+    def drop(self, move: dict[str, Any]) -> tuple[float, list[int], list[int]]:
+        """One real drag and drop; its time and the comm message sizes each way."""
+        page = self.page
+        page.evaluate(ARM_DROP, [move["target"], move["card"]])
+        source = page.locator(f'.mw-root [data-pile="{move["source"]}"] [data-card]').last
+        target = page.locator(f'.mw-root [data-pile="{move["target"]}"]')
+        box, dest = source.bounding_box(), target.bounding_box()
+        sent, received = len(self.sent), len(self.received)
+        x, y = box["x"] + box["width"] / 2, box["y"] + 12
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.mouse.move(x + 10, y + 8, steps=2)
+        page.mouse.move(dest["x"] + dest["width"] / 2, dest["y"] + 30, steps=4)
+        page.mouse.up()
+        time.sleep(0.1)  # stay off the 2 cores while the page, server and kernel work
+        elapsed = page.evaluate("window.__mmDrop")
+        if elapsed is None:
+            raise RuntimeError(f"the drop of {move} did not show in the DOM within 5 s")
+        page.wait_for_timeout(150)  # let the tail of the exchange (idle status) arrive
+        up = [len(f) for f in self.sent[sent:] if message_type(f) == "comm_msg"]
+        down = [len(f) for f in self.received[received:] if message_type(f) == "comm_msg"]
+        self.render_ms.append(float(page.locator(".mw-root").first.get_attribute("data-render-ms")))
+        return elapsed, up, down
+
+    def undo(self) -> None:
+        """Take the move back from Python and wait until the layout shows it."""
+        rev = self.kernel.eval("(widget.undo(), widget.view['rev'])[1]")
+        self.page.locator(f'.mw-root[data-rev="{rev}"]').wait_for()
+        self.page.wait_for_function("() => !document.querySelector('.mw-ghost')")
+        self.page.wait_for_timeout(GAP_MS)  # quiet line before the next drop, as for the floor
+
+    def full_render(self, rounds: int) -> dict[str, Any]:
+        self.kernel.run("widget.new_game(seed=3)\nfor _ in range(12):\n    widget.deal()")
+        self.page.wait_for_function(
+            "() => document.querySelectorAll('.mw-root .mw-board [data-card]').length === 104"
+        )
+        return self.page.evaluate(FULL_RENDER, rounds)
+
+
+def summary(values: list[float]) -> dict[str, float]:
+    ordered = sorted(values)
+    return {
+        "median": round(statistics.median(ordered), 2),
+        "p10": round(ordered[len(ordered) // 10], 2),
+        "p90": round(ordered[(len(ordered) * 9) // 10], 2),
+        "n": len(ordered),
+    }
+
+
+def run(rounds: int) -> dict[str, Any]:
+    from playwright.sync_api import sync_playwright
+
+    check_prerequisites()
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp)
+        server = start_lab(base / "lab", write_notebook(base))
+        try:
+            with sync_playwright() as playwright:
+                chromium = launch_chromium(playwright)
+                page = chromium.new_page(viewport={"width": 1280, "height": 1400})
+                frames = Frames()
+                page.on("websocket", frames.watch)
+                open_notebook(page, server, "bench.ipynb")
+                kernel = Kernel(server.kernel_connection_file())
+                result = measure(Bench(page, kernel, frames), rounds)
+                kernel.close()
+                chromium.close()
+        finally:
+            stop_lab(server)
+    return result
+
+
+def measure(bench: Bench, rounds: int) -> dict[str, Any]:
+    move = find_move(bench.kernel)
+    bench.page.locator(".mw-root .mw-board").evaluate("el => el.scrollIntoView({block: 'center'})")
+    bench.floor(5)  # warm up both paths
+    bench.drop(move)
+    bench.undo()
+    floors: list[float] = []
+    drops: list[float] = []
+    up: list[int] = []
+    down: list[int] = []
+    for _ in range(rounds):  # alternate, so load and drift hit both alike
+        floors += bench.floor(1)
+        time.sleep(GAP_MS / 1000)
+        elapsed, sent, received = bench.drop(move)
+        drops.append(elapsed)
+        up.append(len(sent))
+        down += received
+        bench.undo()
+    render = bench.full_render(30)
+    floor, drop = summary(floors), summary(drops)
+    return {
+        "floor_ms": floor,
+        "drop_to_dom_ms": drop,
+        "ratio_drop_over_floor": round(drop["median"] / floor["median"], 2),
+        "update_render_ms": summary(bench.render_ms),
+        "full_render_104_cards_ms": summary(render["times"]) | {"cards": render["cards"]},
+        "messages_up_per_drop": sorted(set(up)),
+        "bytes_down_per_move": {"max": max(down), "median": statistics.median(down),
+                                "messages": len(down), "drops": len(drops)},
+    }  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=40, help="drops (and round trips) to time")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    args = parser.parse_args()
+    result = run(max(5, args.rounds))
+    text = json.dumps(result, indent=2)
+    print(text)
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(text + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+/** Short FLIP animations for moves and deals; nothing moves under prefers-reduced-motion. */
+import type { Board } from "./board";
+import type { LastMove } from "./types";
+
+const DURATION = 160;
+
+export function reducedMotion(): boolean {
+  return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+/** Where the moving cards were before the view changed. */
+export type Snapshot = DOMRect[];
+
+/** Record the on-screen boxes of the cards `last` moves (or of a dragged ghost). */
+export function capture(board: Board, last: LastMove | null, ghost: DOMRect[] | null): Snapshot {
+  if (!last || last.source === "stock" || reducedMotion()) return [];
+  if (ghost && ghost.length === last.cards.length) return ghost;
+  const cards = board.cards(last.source);
+  return cards.slice(cards.length - last.cards.length).map((c) => c.getBoundingClientRect());
+}
+
+/** Slide the moved cards from where they were to where they are now. */
+export function play(board: Board, last: LastMove | null, before: Snapshot): void {
+  if (!last || reducedMotion()) return;
+  if (last.source === "stock") return dealIn(board);
+  if (!before.length) return;
+  const moved = movedCards(board, last);
+  moved.forEach((card, i) => slide(card, before[i], card.getBoundingClientRect(), 0));
+}
+
+function movedCards(board: Board, last: LastMove): HTMLElement[] {
+  const n = last.cards.length;
+  for (const target of last.targets) {
+    const cards = board.cards(target);
+    const tail = cards.slice(cards.length - n);
+    if (tail.length === n && tail.every((c, i) => c.dataset.card === last.cards[i])) return tail;
+  }
+  return [];
+}
+
+function dealIn(board: Board): void {
+  const stock = board.pile("stock")?.getBoundingClientRect();
+  if (!stock) return;
+  board.order
+    .filter((name) => name.startsWith("t"))
+    .forEach((name, i) => {
+      const cards = board.cards(name);
+      const top = cards[cards.length - 1];
+      if (top) slide(top, stock, top.getBoundingClientRect(), i * 25);
+    });
+}
+
+function slide(card: HTMLElement, from: DOMRect | undefined, to: DOMRect, delay: number): void {
+  if (!from) return;
+  const dx = from.left - to.left;
+  const dy = from.top - to.top;
+  if (Math.abs(dx) < 1 && Math.abs(dy) < 1) return;
+  card.animate(
+    [{ transform: `translate(${dx}px, ${dy}px)`, zIndex: 50 }, { transform: "translate(0, 0)", zIndex: 50 }],
+    { duration: DURATION, delay, easing: "cubic-bezier(.2,.7,.3,1)", fill: "backwards" },
+  );
+}
+
+/** Send a refused ghost back to where it came from, then call `done`. */
+export function springBack(ghost: HTMLElement, done: () => void): void {
+  if (reducedMotion()) return done();
+  const anim = ghost.animate(
+    [{ transform: ghost.style.transform }, { transform: "translate(0px, 0px)" }],
+    { duration: 220, easing: "cubic-bezier(.3,1.4,.5,1)" },
+  );
+  anim.onfinish = done;
+  anim.oncancel = done;
+}

@@ -1,0 +1,202 @@
+/** The layout: pile elements (built once per rules) and their cards (synced per view). */
+import { cardName, makeCard, setCard, SUIT_NAME } from "./cards";
+import type { GameView, RulesInfo, Suit } from "./types";
+
+const PILE_LABEL: Record<string, string> = { t: "column", f: "foundation", c: "cell" };
+
+/** Plain words for a pile name: "column 3", "foundation 5", "stock", "reserve". */
+export function pileLabel(pile: string): string {
+  const kind = PILE_LABEL[pile[0]];
+  return kind && /^\w\d+$/.test(pile) ? `${kind} ${pile.slice(1)}` : pile;
+}
+
+function div(className: string, parent?: HTMLElement): HTMLElement {
+  const el = document.createElement("div");
+  el.className = className;
+  parent?.appendChild(el);
+  return el;
+}
+
+export class Board {
+  readonly el: HTMLElement;
+  readonly piles = new Map<string, HTMLElement>();
+  /** Pile names in keyboard order. */
+  order: string[] = [];
+  /** Card width in px (set from the container width). */
+  cardWidth = 80;
+  private rules: RulesInfo | null = null;
+  /** What each pile last drew: piles whose data did not change are left alone. */
+  private readonly drawn = new Map<string, string>();
+
+  constructor(parent: HTMLElement) {
+    this.el = div("mw-board", parent);
+  }
+
+  get cardHeight(): number {
+    return Math.round(this.cardWidth * 1.4);
+  }
+
+  /** Build the pile elements for a variant; `message` goes beside the stock. */
+  build(rules: RulesInfo, message: HTMLElement): void {
+    this.rules = rules;
+    this.el.replaceChildren();
+    this.piles.clear();
+    this.drawn.clear();
+    this.order = [];
+    this.el.style.setProperty("--mw-cols", String(Math.max(rules.columns, rules.foundations)));
+    const side = div("mw-row mw-side", this.el);
+    this.addPile(side, "stock", "mw-pile mw-stock");
+    if (rules.reserve !== "none") this.addPile(side, "reserve", "mw-pile mw-reserve");
+    for (let i = 1; i <= rules.cells; i++) this.addPile(side, `c${i}`, "mw-pile mw-cell");
+    side.appendChild(message);
+    const founds = div("mw-row mw-founds", this.el);
+    for (let i = 1; i <= rules.foundations; i++) this.addPile(founds, `f${i}`, "mw-pile mw-found");
+    const tableau = div("mw-row mw-tableau", this.el);
+    for (let i = 1; i <= rules.columns; i++) this.addPile(tableau, `t${i}`, "mw-pile mw-column");
+  }
+
+  get builtFor(): RulesInfo | null {
+    return this.rules;
+  }
+
+  private addPile(row: HTMLElement, name: string, className: string): HTMLElement {
+    const el = div(className, row);
+    el.dataset.pile = name;
+    el.tabIndex = 0;
+    el.setAttribute("role", "group");
+    this.piles.set(name, el);
+    this.order.push(name);
+    return el;
+  }
+
+  pile(name: string): HTMLElement | undefined {
+    return this.piles.get(name);
+  }
+
+  /** Card elements of a pile, bottom to top. */
+  cards(name: string): HTMLElement[] {
+    const pile = this.piles.get(name);
+    return pile ? (Array.from(pile.children).filter((c) => c.classList.contains("mw-card")) as HTMLElement[]) : [];
+  }
+
+  /** Bring every pile in line with the view (only the piles whose data changed). */
+  render(view: GameView): void {
+    view.columns.forEach((codes, i) => {
+      const name = `t${i + 1}`;
+      if (this.changed(name, codes, view.runs[i])) this.renderColumn(name, codes, view.runs[i]);
+    });
+    view.foundations.forEach((f, i) => {
+      const name = `f${i + 1}`;
+      if (this.changed(name, f.top, f.n)) this.renderFoundation(name, f.suit, f.top, f.n);
+    });
+    view.cells.forEach((code, i) => {
+      if (this.changed(`c${i + 1}`, code)) this.renderSingle(`c${i + 1}`, code, "free cell");
+    });
+    if (this.changed("stock", view.stock, view.can_deal)) this.renderStock(view);
+    const reserve = [view.reserve, view.reserve_open, view.reserve_run];
+    if (view.reserve && this.changed("reserve", ...reserve)) this.renderReserve(view);
+  }
+
+  private changed(pile: string, ...data: unknown[]): boolean {
+    const key = JSON.stringify([this.cardWidth, data]);
+    if (this.drawn.get(pile) === key) return false;
+    this.drawn.set(pile, key);
+    return true;
+  }
+
+  private sync(name: string, codes: string[], movableFrom: number): HTMLElement[] {
+    const pile = this.piles.get(name)!;
+    const existing = this.cards(name);
+    const where = pileLabel(name);
+    const out: HTMLElement[] = [];
+    const last = codes.length - 1;
+    codes.forEach((code, i) => {
+      let el = existing[i];
+      if (!el) el = pile.appendChild(makeCard(code, i === last));
+      else setCard(el, code, i === last);
+      const movable = i >= movableFrom;
+      el.classList.toggle("mw-movable", movable);
+      el.tabIndex = movable ? 0 : -1;
+      el.dataset.index = String(i);
+      el.setAttribute("aria-label", `${cardName(code)}, ${where}${movable ? "" : " (covered)"}`);
+      out.push(el);
+    });
+    existing.slice(codes.length).forEach((el) => el.remove());
+    return out;
+  }
+
+  private renderColumn(name: string, codes: string[], run: number): void {
+    const els = this.sync(name, codes, run);
+    const ch = this.cardHeight;
+    const step = this.columnStep(codes.length);
+    els.forEach((el, i) => {
+      el.style.top = `${Math.round(i * step)}px`;
+      el.style.left = "0px";
+    });
+    const pile = this.piles.get(name)!;
+    pile.style.height = `${Math.round(Math.max(0, codes.length - 1) * step + ch)}px`;
+    pile.classList.toggle("mw-empty", codes.length === 0);
+    pile.setAttribute("aria-label", `${pileLabel(name)}, ${codes.length ? codes.length + " cards" : "empty"}`);
+  }
+
+  /** Vertical distance between overlapping cards: shrinks as a column grows tall. */
+  columnStep(n: number): number {
+    const ch = this.cardHeight;
+    const normal = ch * 0.28;
+    if (n <= 1) return normal;
+    const maxHeight = ch * 4.4;
+    return Math.max(ch * 0.15, Math.min(normal, (maxHeight - ch) / (n - 1)));
+  }
+
+  private renderFoundation(name: string, suit: Suit, top: string | null, n: number): void {
+    const pile = this.piles.get(name)!;
+    pile.dataset.suit = suit;
+    pile.dataset.count = String(n);
+    pile.classList.toggle("mw-empty", n === 0);
+    pile.classList.toggle("mw-stacked", n > 1);
+    pile.classList.toggle("mw-complete", n === 13);
+    this.sync(name, top ? [top] : [], 0);
+    const onTop = top ? `, ${cardName(top)} on top` : ", empty";
+    pile.setAttribute("aria-label", `${pileLabel(name)} (${SUIT_NAME[suit]}), ${n} cards${onTop}`);
+  }
+
+  private renderSingle(name: string, code: string | null, label: string): void {
+    const pile = this.piles.get(name)!;
+    pile.classList.toggle("mw-empty", !code);
+    this.sync(name, code ? [code] : [], 0);
+    pile.setAttribute("aria-label", `${label} ${name.slice(1)}, ${code ? cardName(code) : "empty"}`);
+  }
+
+  private renderStock(view: GameView): void {
+    const pile = this.piles.get("stock")!;
+    pile.dataset.count = String(view.stock);
+    pile.classList.toggle("mw-empty", view.stock === 0);
+    pile.classList.toggle("mw-disabled", !view.can_deal);
+    pile.setAttribute("role", "button");
+    pile.setAttribute("aria-disabled", String(!view.can_deal));
+    pile.setAttribute(
+      "aria-label",
+      view.stock ? `stock, ${view.stock} cards${view.can_deal ? ", press to deal a row" : ""}` : "stock, empty",
+    );
+    pile.title = view.can_deal ? "Deal a row (d)" : "No deal possible now";
+  }
+
+  private renderReserve(view: GameView): void {
+    const codes = view.reserve ?? [];
+    const els = this.sync("reserve", codes, view.reserve_run);
+    const step = this.cardWidth * 0.3;
+    els.forEach((el, i) => {
+      el.style.left = `${Math.round(i * step)}px`;
+      el.style.top = "0px";
+    });
+    const pile = this.piles.get("reserve")!;
+    const closed = codes.length === 0 && !view.reserve_open;
+    pile.classList.toggle("mw-closed", closed);
+    pile.classList.toggle("mw-empty", codes.length === 0);
+    pile.dataset.state = closed ? "closed while the stock lasts" : codes.length ? "" : "open: set a card or run aside";
+    pile.setAttribute(
+      "aria-label",
+      `reserve, ${codes.length ? codes.map(cardName).join(", ") : closed ? "closed" : "open and empty"}`,
+    );
+  }
+}

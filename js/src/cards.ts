@@ -1,0 +1,86 @@
+/** Cards drawn with CSS: corner indices, real pip layouts, framed court cards. */
+import type { Suit } from "./types";
+
+export const SUIT_NAME: Record<Suit, string> = { C: "clubs", S: "spades", H: "hearts", D: "diamonds" };
+const RANK_NAME: Record<string, string> = { A: "Ace", J: "Jack", Q: "Queen", K: "King" };
+
+/** Pip positions (x%, y%, flipped) for 1..10, on the card's inner field. */
+const PIPS: Record<number, [number, number, boolean][]> = {
+  2: [[50, 10, false], [50, 90, true]],
+  3: [[50, 10, false], [50, 50, false], [50, 90, true]],
+  4: [[25, 10, false], [75, 10, false], [25, 90, true], [75, 90, true]],
+  5: [[25, 10, false], [75, 10, false], [50, 50, false], [25, 90, true], [75, 90, true]],
+  6: [[25, 10, false], [75, 10, false], [25, 50, false], [75, 50, false], [25, 90, true], [75, 90, true]],
+  7: [[25, 10, false], [75, 10, false], [50, 30, false], [25, 50, false], [75, 50, false], [25, 90, true], [75, 90, true]],
+  8: [[25, 10, false], [75, 10, false], [50, 30, false], [25, 50, false], [75, 50, false], [50, 70, true], [25, 90, true], [75, 90, true]],
+  9: [[25, 10, false], [75, 10, false], [25, 37, false], [75, 37, false], [50, 50, false], [25, 63, true], [75, 63, true], [25, 90, true], [75, 90, true]],
+  10: [[25, 10, false], [75, 10, false], [50, 23, false], [25, 37, false], [75, 37, false], [25, 63, true], [75, 63, true], [50, 77, true], [25, 90, true], [75, 90, true]],
+};
+
+export interface CardCode {
+  rank: string;
+  suit: Suit;
+}
+
+export function parseCode(code: string): CardCode {
+  return { rank: code.slice(0, -1), suit: code.slice(-1) as Suit };
+}
+
+export function cardName(code: string): string {
+  const { rank, suit } = parseCode(code);
+  return `${RANK_NAME[rank] ?? rank} of ${SUIT_NAME[suit]}`;
+}
+
+function rankValue(rank: string): number {
+  return rank === "A" ? 1 : Number(rank);
+}
+
+/** A suit sign drawn as a vector mask (no font, no text shaping), coloured by the card. */
+const SUIT = (extra = "", style = ""): string =>
+  `<i class="mw-suit${extra}"${style ? ` style="${style}"` : ""}></i>`;
+
+function centre(rank: string): string {
+  if (rank === "J" || rank === "Q" || rank === "K") {
+    return `<span class="mw-court"><span class="mw-court-rank">${rank}</span>${SUIT(" mw-court-suit")}</span>`;
+  }
+  const n = rankValue(rank);
+  if (n === 1) return SUIT(" mw-ace");
+  const pips = PIPS[n]
+    .map(([x, y, flip]) => SUIT(` mw-pip${flip ? " mw-flip" : ""}`, `left:${x}%;top:${((y - 10) * 1.25).toFixed(1)}%`))
+    .join("");
+  return `<span class="mw-field">${pips}</span>`;
+}
+
+const cache = new Map<string, string>();
+
+/** Inner HTML of a face-up card (cached). A covered card (`full` false) shows only its
+ * index strip, which keeps a 104-card layout light to build and to lay out. */
+export function cardHTML(code: string, full = true): string {
+  const key = full ? code : `${code}-`;
+  let html = cache.get(key);
+  if (html === undefined) {
+    const { rank } = parseCode(code);
+    const index = `<b>${rank}</b>${SUIT()}`;
+    html = `<span class="mw-idx mw-tl">${index}</span>${SUIT(" mw-corner-suit")}`;
+    if (full) html += centre(rank) + `<span class="mw-idx mw-br">${index}</span>`;
+    cache.set(key, html);
+  }
+  return html;
+}
+
+/** A new face-up card element with the `data-card` test hook. */
+export function makeCard(code: string, full = true): HTMLElement {
+  const el = document.createElement("div");
+  setCard(el, code, full);
+  return el;
+}
+
+/** Turn an element into the card `code` (reused elements keep their identity). */
+export function setCard(el: HTMLElement, code: string, full = true): void {
+  if (el.dataset.card === code && (el.dataset.full === "1") === full) return;
+  const { suit } = parseCode(code);
+  el.className = `mw-card mw-s${suit}`;
+  el.dataset.card = code;
+  el.dataset.full = full ? "1" : "0";
+  el.innerHTML = cardHTML(code, full);
+}

@@ -1,0 +1,115 @@
+/** anywidget entry point: one App per displayed view of a MilliganWidget. */
+import "./styles.css";
+import type { AnyModel, RenderProps } from "@anywidget/types";
+import { Board } from "./board";
+import { Controls } from "./controls";
+import { Interaction } from "./interact";
+import type { Model, Request } from "./types";
+
+const MAX_CARD = 88;
+const MIN_CARD = 34;
+
+class App {
+  readonly root = document.createElement("div");
+  private readonly board: Board;
+  private readonly controls: Controls;
+  private readonly interaction: Interaction;
+  private readonly resize: ResizeObserver;
+
+  constructor(
+    private readonly model: AnyModel<Model>,
+    host: HTMLElement,
+  ) {
+    this.root.className = "mw-root";
+    this.root.tabIndex = -1;
+    this.root.dataset.lmSuppressShortcuts = "true";
+    this.root.setAttribute("aria-label", "Miss Milligan patience");
+    const send = (req: Request): void => model.send(req);
+    this.controls = new Controls(send, (on) => {
+      model.set("four_colour", on);
+      model.save_changes();
+    });
+    this.root.append(this.controls.toolbar, this.controls.status, this.controls.banner);
+    this.board = new Board(this.root);
+    this.root.append(this.controls.rulesPanel);
+    this.interaction = new Interaction(this.root, this.board, send);
+    host.appendChild(this.root);
+    this.resize = new ResizeObserver(() => this.fit());
+    this.resize.observe(this.root);
+    this.onRules();
+    this.onFourColour();
+    Object.assign(this.root, { mmFullRender: () => this.fullRender() });
+  }
+
+  /** Size the cards to the width available (narrow or wide notebook columns). */
+  private fit(): void {
+    const cols = Math.max(this.model.get("rules_info").columns, this.model.get("rules_info").foundations);
+    const width = this.board.el.clientWidth || this.root.clientWidth;
+    if (!width) return;
+    const gap = Math.max(4, Math.round(width / 120));
+    const cw = Math.floor(Math.max(MIN_CARD, Math.min(MAX_CARD, (width - gap * (cols - 1)) / cols)));
+    if (cw === this.board.cardWidth) return;
+    this.board.cardWidth = cw;
+    this.root.style.setProperty("--mw-cw", `${cw}px`);
+    this.root.style.setProperty("--mw-gap", `${gap}px`);
+    this.board.render(this.model.get("view"));
+  }
+
+  /** The variant changed: rebuild the piles (once, whichever change event comes first). */
+  onRules = (): void => {
+    const rules = this.model.get("rules_info");
+    if (this.board.builtFor === rules) return;
+    this.controls.setRules(rules);
+    this.board.build(rules, this.controls.message);
+    this.root.dataset.variant = rules.name ?? "custom";
+    this.fit();
+    this.onView();
+  };
+
+  onView = (): void => {
+    if (this.board.builtFor !== this.model.get("rules_info")) return this.onRules();
+    const view = this.model.get("view");
+    const start = performance.now();
+    this.interaction.update(view, () => {
+      this.board.render(view);
+      this.controls.render(view);
+    });
+    this.root.dataset.rev = String(view.rev);
+    this.root.dataset.renderMs = (performance.now() - start).toFixed(2);
+  };
+
+  onFourColour = (): void => {
+    const on = this.model.get("four_colour");
+    this.root.classList.toggle("mw-four-colour", on);
+    this.controls.setFourColourBox(on);
+  };
+
+  /** Rebuild and draw everything from scratch; returns milliseconds (used by the benchmark). */
+  fullRender(): number {
+    const start = performance.now();
+    this.board.build(this.model.get("rules_info"), this.controls.message);
+    this.board.render(this.model.get("view"));
+    void this.root.offsetHeight; // include style and layout
+    return performance.now() - start;
+  }
+
+  destroy(): void {
+    this.resize.disconnect();
+    this.root.remove();
+  }
+}
+
+function render({ model, el }: RenderProps<Model>): () => void {
+  const app = new App(model, el);
+  model.on("change:view", app.onView);
+  model.on("change:rules_info", app.onRules);
+  model.on("change:four_colour", app.onFourColour);
+  return () => {
+    model.off("change:view", app.onView);
+    model.off("change:rules_info", app.onRules);
+    model.off("change:four_colour", app.onFourColour);
+    app.destroy();
+  };
+}
+
+export default { render };

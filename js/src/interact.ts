@@ -1,0 +1,352 @@
+/** Playing with the mouse, touch and keyboard: pick up, highlight, drop, request. */
+import { capture, play, springBack, type Snapshot } from "./animate";
+import type { Board } from "./board";
+import type { GameView, Grab, Request } from "./types";
+
+const DRAG_THRESHOLD = 5;
+
+interface Press {
+  grab: Grab;
+  cards: HTMLElement[];
+  x: number;
+  y: number;
+  pointerId: number;
+}
+
+interface Drag {
+  grab: Grab;
+  cards: HTMLElement[];
+  ghost: HTMLElement;
+  x: number;
+  y: number;
+  /** Where the cards were when picked up, and how far the pointer has taken them. */
+  rects: DOMRect[];
+  dx: number;
+  dy: number;
+}
+
+interface Pending {
+  drag: Drag;
+  rev: number;
+  timer: number;
+}
+
+/** The pile name and card index an element belongs to. */
+function locate(node: EventTarget | null): { pile: string; index: number | null } | null {
+  if (!(node instanceof Element)) return null;
+  const pile = node.closest<HTMLElement>("[data-pile]");
+  if (!pile) return null;
+  const card = node.closest<HTMLElement>(".mw-card");
+  return { pile: pile.dataset.pile!, index: card ? Number(card.dataset.index) : null };
+}
+
+export class Interaction {
+  private view: GameView | null = null;
+  private selected: Grab | null = null;
+  private press: Press | null = null;
+  private drag: Drag | null = null;
+  private pending: Pending | null = null;
+  private focusBefore: { pile: string; index: number | null } | null = null;
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly board: Board,
+    private readonly send: (req: Request) => void,
+  ) {
+    const el = board.el;
+    el.addEventListener("pointerdown", (e) => this.onPointerDown(e));
+    el.addEventListener("pointermove", (e) => this.onPointerMove(e));
+    el.addEventListener("pointerup", (e) => this.onPointerUp(e));
+    el.addEventListener("pointercancel", () => this.cancelPress());
+    el.addEventListener("dblclick", (e) => this.onDoubleClick(e));
+    root.addEventListener("keydown", (e) => this.onKey(e));
+  }
+
+  // ------------------------------------------------------------------ view updates
+  /** Apply a new view: settle a pending drop, render, animate, restore focus. */
+  update(view: GameView, render: () => void): void {
+    const ghostRects = this.settlePending(view);
+    const before: Snapshot = capture(this.board, view.last, ghostRects);
+    this.rememberFocus();
+    this.view = view;
+    this.selected = null;
+    render();
+    this.highlight();
+    this.showHint(view);
+    this.restoreFocus();
+    // Measure the new places just before the next paint, in the layout pass the browser
+    // does anyway, so the cards land in their piles without a forced layout first.
+    requestAnimationFrame(() => play(this.board, view.last, before));
+  }
+
+  private settlePending(view: GameView): DOMRect[] | null {
+    const pending = this.pending;
+    if (!pending || view.rev <= pending.rev) return null;
+    this.pending = null;
+    window.clearTimeout(pending.timer);
+    if (view.kind === "error") {
+      this.returnGhost(pending.drag);
+      return null;
+    }
+    const { rects, dx, dy } = pending.drag; // where the ghost is, without asking for a layout
+    this.dropGhost(pending.drag);
+    return rects.map((r) => new DOMRect(r.x + dx, r.y + dy, r.width, r.height));
+  }
+
+  // ------------------------------------------------------------------ picking up
+  private targetsOf(grab: Grab | null): string[] {
+    if (!grab || !this.view) return [];
+    return this.view.targets[`${grab.source}:${grab.count}`] ?? [];
+  }
+
+  /** What a press on card `index` of `pile` picks up, if anything. */
+  private grabAt(pile: string, index: number | null): Grab | null {
+    const cards = this.board.cards(pile);
+    if (!this.view || !cards.length) return null;
+    const i = index ?? cards.length - 1;
+    if (!cards[i]?.classList.contains("mw-movable")) return null;
+    const grab = { source: pile, count: cards.length - i };
+    if (pile.startsWith("f") && !this.targetsOf(grab).length) return null;
+    return grab;
+  }
+
+  private grabbedCards(grab: Grab): HTMLElement[] {
+    const cards = this.board.cards(grab.source);
+    return cards.slice(cards.length - grab.count);
+  }
+
+  private select(grab: Grab | null): void {
+    this.selected = grab;
+    this.highlight();
+  }
+
+  /** Mark the selected cards and the piles the engine allows them to go to. */
+  private highlight(): void {
+    for (const c of this.board.el.querySelectorAll(".mw-selected")) c.classList.remove("mw-selected");
+    for (const p of this.board.piles.values()) p.classList.remove("mw-legal");
+    const grab = this.selected ?? this.drag?.grab ?? null;
+    this.root.classList.toggle("mw-holding", grab !== null);
+    if (!grab) return;
+    if (this.selected) for (const c of this.grabbedCards(grab)) c.classList.add("mw-selected");
+    for (const t of this.targetsOf(grab)) this.board.pile(t)?.classList.add("mw-legal");
+  }
+
+  private showHint(view: GameView): void {
+    for (const n of this.board.el.querySelectorAll(".mw-hint, .mw-hint-target")) {
+      n.classList.remove("mw-hint", "mw-hint-target");
+    }
+    const hint = view.hint;
+    if (!hint) return;
+    if (hint.source === "stock") {
+      this.board.pile("stock")?.classList.add("mw-hint-target");
+      return;
+    }
+    for (const c of this.grabbedCards({ source: hint.source, count: hint.count })) c.classList.add("mw-hint");
+    for (const t of hint.targets) this.board.pile(t)?.classList.add("mw-hint-target");
+  }
+
+  private request(grab: Grab, target: string): void {
+    this.send({ type: "move", source: grab.source, target, count: grab.count });
+  }
+
+  // ------------------------------------------------------------------ pointer
+  private onPointerDown(e: PointerEvent): void {
+    if (e.button !== 0 || this.pending) return;
+    this.takeFocus(e.target);
+    const at = locate(e.target);
+    if (!at || at.index === null) return;
+    const grab = this.grabAt(at.pile, at.index);
+    if (!grab) return;
+    this.press = { grab, cards: this.grabbedCards(grab), x: e.clientX, y: e.clientY, pointerId: e.pointerId };
+    try {
+      this.board.el.setPointerCapture(e.pointerId); // keep the drag when the pointer leaves
+    } catch {
+      // synthetic events have no active pointer to capture
+    }
+    e.preventDefault();
+  }
+
+  /** Keep the keyboard with the game after a click (or notebook shortcuts would fire). */
+  private takeFocus(node: EventTarget | null): void {
+    const focusable = node instanceof Element ? node.closest<HTMLElement>("[tabindex='0']") : null;
+    (focusable && this.root.contains(focusable) ? focusable : this.root).focus({ preventScroll: true });
+  }
+
+  private onPointerMove(e: PointerEvent): void {
+    if (this.drag) return this.moveGhost(e);
+    const press = this.press;
+    if (!press || Math.hypot(e.clientX - press.x, e.clientY - press.y) < DRAG_THRESHOLD) return;
+    this.startDrag(press);
+    this.moveGhost(e);
+  }
+
+  private onPointerUp(e: PointerEvent): void {
+    const drag = this.drag;
+    this.press = null;
+    if (drag) return this.drop(drag, e);
+    const at = locate(document.elementFromPoint(e.clientX, e.clientY) ?? e.target);
+    if (at) this.click(at.pile, at.index);
+  }
+
+  private cancelPress(): void {
+    this.press = null;
+    if (this.drag) this.returnGhost(this.drag);
+  }
+
+  private click(pile: string, index: number | null): void {
+    const sel = this.selected;
+    if (sel && pile !== sel.source) {
+      this.select(null);
+      return this.request(sel, pile);
+    }
+    const grab = pile === "stock" ? null : this.grabAt(pile, index);
+    if (pile === "stock" && !sel) return this.send({ type: "deal" });
+    const same = sel && grab && sel.count === grab.count;
+    this.select(same ? null : grab);
+  }
+
+  private onDoubleClick(e: MouseEvent): void {
+    // With pointer capture the event targets the board: find the card under the pointer.
+    const at = locate(document.elementFromPoint(e.clientX, e.clientY));
+    if (!at || at.index === null || at.pile.startsWith("f")) return;
+    const cards = this.board.cards(at.pile);
+    if (at.index !== cards.length - 1) return;
+    this.select(null);
+    this.send({ type: "move", source: at.pile, target: "f", count: 1 });
+  }
+
+  // ------------------------------------------------------------------ dragging
+  private startDrag(press: Press): void {
+    const ghost = document.createElement("div");
+    ghost.className = "mw-ghost";
+    const rects = press.cards.map((card) => card.getBoundingClientRect());
+    press.cards.forEach((card, i) => {
+      const r = rects[i];
+      const copy = card.cloneNode(true) as HTMLElement;
+      copy.classList.remove("mw-selected", "mw-hint");
+      Object.assign(copy.style, { left: `${r.left}px`, top: `${r.top}px`, width: `${r.width}px`, height: `${r.height}px` });
+      ghost.appendChild(copy);
+      card.classList.add("mw-lifted");
+    });
+    this.root.appendChild(ghost);
+    this.selected = null;
+    this.drag = { grab: press.grab, cards: press.cards, ghost, x: press.x, y: press.y, rects, dx: 0, dy: 0 };
+    this.highlight();
+  }
+
+  private moveGhost(e: PointerEvent): void {
+    const d = this.drag!;
+    d.dx = e.clientX - d.x;
+    d.dy = e.clientY - d.y;
+    d.ghost.style.transform = `translate(${d.dx}px, ${d.dy}px)`;
+  }
+
+  private drop(drag: Drag, e: PointerEvent): void {
+    const target = this.dropTarget(drag, e);
+    if (!target || target === drag.grab.source) return this.returnGhost(drag);
+    this.request(drag.grab, target); // first: the answer is what the player waits for
+    const timer = window.setTimeout(() => this.expirePending(), 5000);
+    this.pending = { drag, rev: this.view?.rev ?? 0, timer };
+    this.drag = null;
+    // Leave the page as it is until Python answers: no restyle or repaint competes with
+    // the answer on the main thread (the highlights go with the next view).
+  }
+
+  /** The pile under the pointer (the ghost lets pointer events through), else the legal
+   * pile the dragged card overlaps most. */
+  private dropTarget(drag: Drag, e: PointerEvent): string | null {
+    const under = locate(document.elementFromPoint(e.clientX, e.clientY));
+    if (under && this.board.el.contains(this.board.pile(under.pile) ?? null)) return under.pile;
+    const top = drag.ghost.firstElementChild?.getBoundingClientRect();
+    if (!top) return null;
+    let best: string | null = null;
+    let bestArea = 0;
+    for (const name of this.targetsOf(drag.grab)) {
+      const r = this.board.pile(name)!.getBoundingClientRect();
+      const w = Math.min(r.right, top.right) - Math.max(r.left, top.left);
+      const h = Math.min(r.bottom, top.bottom) - Math.max(r.top, top.top);
+      if (w > 0 && h > 0 && w * h > bestArea) [best, bestArea] = [name, w * h];
+    }
+    return best;
+  }
+
+  private expirePending(): void {
+    if (!this.pending) return;
+    this.returnGhost(this.pending.drag);
+    this.pending = null;
+  }
+
+  private returnGhost(drag: Drag): void {
+    this.drag = null;
+    this.highlight();
+    springBack(drag.ghost, () => this.dropGhost(drag));
+  }
+
+  private dropGhost(drag: Drag): void {
+    drag.ghost.remove();
+    for (const c of drag.cards) c.classList.remove("mw-lifted");
+  }
+
+  // ------------------------------------------------------------------ keyboard
+  private onKey(e: KeyboardEvent): void {
+    const tag = (e.target as HTMLElement).tagName;
+    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || e.ctrlKey || e.metaKey || e.altKey) return;
+    const action = this.keyAction(e);
+    if (!action) return;
+    e.preventDefault();
+    e.stopPropagation();
+    action();
+  }
+
+  private keyAction(e: KeyboardEvent): (() => void) | null {
+    const simple: Record<string, Request["type"]> = { d: "deal", u: "undo", z: "undo", y: "redo", h: "hint", a: "auto" };
+    const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+    if (simple[key]) return () => this.send({ type: simple[key] } as Request);
+    const at = locate(document.activeElement);
+    switch (key) {
+      case "Escape":
+        return () => this.select(null);
+      case "Enter":
+      case " ":
+        return (e.target as HTMLElement).tagName === "BUTTON" || !at ? null : () => this.activate(at.pile, at.index);
+      case "ArrowLeft":
+      case "ArrowRight":
+        return () => this.focusPile(at?.pile ?? null, key === "ArrowRight" ? 1 : -1);
+      case "ArrowUp":
+      case "ArrowDown":
+        return at ? () => this.focusCard(at.pile, at.index, key === "ArrowUp" ? -1 : 1) : null;
+      default:
+        return null;
+    }
+  }
+
+  private activate(pile: string, index: number | null): void {
+    if (this.selected || pile === "stock") return this.click(pile, index);
+    this.select(this.grabAt(pile, index));
+  }
+
+  private focusPile(current: string | null, step: number): void {
+    const order = this.board.order;
+    const i = current ? order.indexOf(current) : -1;
+    const next = i < 0 ? order[step > 0 ? 0 : order.length - 1] : order[(i + step + order.length) % order.length];
+    const cards = this.board.cards(next);
+    (cards[cards.length - 1] ?? this.board.pile(next))?.focus();
+  }
+
+  private focusCard(pile: string, index: number | null, step: number): void {
+    const cards = this.board.cards(pile);
+    const i = (index ?? cards.length) + step;
+    if (cards[i]?.classList.contains("mw-movable")) cards[i].focus();
+  }
+
+  private rememberFocus(): void {
+    this.focusBefore = this.root.contains(document.activeElement) ? locate(document.activeElement) : null;
+  }
+
+  private restoreFocus(): void {
+    const was = this.focusBefore;
+    if (!was || this.root.contains(document.activeElement)) return;
+    const cards = this.board.cards(was.pile);
+    (cards[cards.length - 1] ?? this.board.pile(was.pile))?.focus();
+  }
+}

@@ -1,0 +1,115 @@
+"""Real JupyterLab + Debian chromium (driven by Playwright) for the widget's browser tests.
+
+These fixtures FAIL, never skip, when chromium, the bundle or the server is missing: the
+browser tests are part of CI (`.ci/run` installs chromium first).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .lab import (
+    ARTIFACTS,
+    Kernel,
+    LabError,
+    LabServer,
+    check_prerequisites,
+    launch_chromium,
+    message_type,
+    open_notebook,
+    start_lab,
+    stop_lab,
+)
+
+
+@pytest.fixture(scope="session")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabServer]:
+    try:
+        check_prerequisites()
+        server = start_lab(tmp_path_factory.mktemp("lab"))
+    except LabError as error:
+        pytest.fail(str(error))
+    yield server
+    stop_lab(server)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = launch_chromium(playwright)
+        yield chromium
+        chromium.close()
+
+
+@dataclass
+class Notebook:
+    page: Any
+    kernel: Kernel
+    lab: LabServer
+    errors: list[str]
+    sent: list[str]
+    received: list[str]
+
+    def comm_frames(self, frames: list[str], since: int) -> list[str]:
+        """Widget messages (comm_msg) among the websocket frames from index ``since``."""
+        return [f for f in frames[since:] if message_type(f) == "comm_msg"]
+
+    @property
+    def widget(self) -> Any:
+        """The first game in the notebook (the one the tests drive)."""
+        return self.page.locator(".mw-root").first
+
+    def pile(self, name: str) -> Any:
+        return self.widget.locator(f'[data-pile="{name}"]')
+
+    def stat(self, name: str) -> Any:
+        return self.widget.locator(f'[data-stat="{name}"]')
+
+    def message(self) -> Any:
+        return self.widget.locator('[data-role="message"]')
+
+    def screenshot(self, name: str) -> Path:
+        ARTIFACTS.mkdir(exist_ok=True)
+        path = ARTIFACTS / name
+        self.widget.evaluate("el => el.scrollIntoView({block: 'start'})")
+        self.page.wait_for_function(
+            "() => document.querySelector('.mw-root').getAnimations({subtree: true})"
+            ".every(a => a.playState !== 'running' || a.effect.getTiming().iterations > 1)"
+        )
+        self.widget.screenshot(path=str(path))
+        return path
+
+
+@pytest.fixture(scope="session")
+def notebook(lab: LabServer, browser: Any) -> Iterator[Notebook]:
+    """examples/play.ipynb open in JupyterLab, every cell run, the game on screen."""
+    context = browser.new_context(viewport={"width": 1280, "height": 1500})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    sent: list[str] = []
+    received: list[str] = []
+
+    def watch(ws: Any) -> None:
+        ws.on("framesent", lambda payload: sent.append(_text(payload)))
+        ws.on("framereceived", lambda payload: received.append(_text(payload)))
+
+    page.on("websocket", watch)
+    open_notebook(page, lab, "play.ipynb", widgets=2)
+    kernel = Kernel(lab.kernel_connection_file())
+    kernel.run("from milligan_widget import Move")
+    yield Notebook(page, kernel, lab, errors, sent, received)
+    kernel.close()
+    context.close()
+
+
+def _text(payload: str | bytes) -> str:
+    return payload if isinstance(payload, str) else payload.decode("utf-8", "replace")

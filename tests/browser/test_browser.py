@@ -1,0 +1,359 @@
+"""The widget in real JupyterLab: real mouse and keys in chromium, Python checked in the kernel."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playwright.sync_api import expect
+
+from milligan_widget.widget import sentence
+
+from .conftest import Notebook
+
+SEED = 2024
+# A winning line of deal 8 (classic rules), found by milligan_widget.solver.
+WIN_8 = (
+    "d 7>f 7>1 8>6 5>4 6>1 1>4 1>7 3>1 d 5>f 4>2 6>7 d 8>f 8>6 1>3 2>6 6>4 d 5>f 2>1 4>7 7>8 "
+    "2>8 8>6 1>4 d 3>1 1>3 d 8>f 5>f 2>8 6>4 1>7 1>3 2>8 4>2 6>4 2>6 8>3 3>6 6>3 7>5 7>6 4>7 "
+    "5>6 d 2>f 4>f 3>4 8>7 3>8 3>f 8>3 2>6 4>3 d 3>f 3>8 d 2>f 3>f 6>f 4>3 6>7 6>8 d 7>2 3>8 "
+    "1>3 7>5 8>6 8>6 3>6 5>6 d 7>f 5>f 8>2 8>3 8>f 8>f 2>f 8>f 8>f 8>5 d 2>f 6>f 4:2>r 4>f 1>f "
+    "7>f 4>3 5>3 4>5 4>1 8>4 1>8 1>f 5>8 5>1 7>5 7>f 7>3 3>2 3>f 1>f 4>3 4>f 1>f 4>f r>f 4>f "
+    "8>1 7>4 2>3 7>5 7>f 7>f 2>f 3>f 2>f 3>2 3>7 1>3 1>f 1>f r>f 5:4>r 5>f 3>f 1>f 5>f 3>7 3>f "
+    "7>f 7>f 4>f 8>f 8>f 8>4 8>f 1>f r>f r>f 3>8 3>1 6>3 6>f 2>f 6>f 2>f 6>f 6>f 2>f 6>f 4>1 "
+    "1>2 1>f 2>1 2>f 7>6 7>f 7>f 7>f 2>f 4>2 4>f 3>4 3>f 1>f 6>f 1>f 6>f 1>f 6>f 1>f 6>f 1>f "
+    "5>3 5>f 5>f 2>f 6>f r>f 6>5 6>f 4>f 6>f 1>f 2>f 5>f 6>f 7>f 8>f 4>f 7>f r>f 1>f 2>f 3>f "
+    "5>f 6>f 8>f"
+)
+CHANGE_THEME = "window.jupyterapp.commands.execute('apputils:change-theme', {theme: %r})"
+
+
+# ------------------------------------------------------------------ helpers
+def columns(nb: Notebook) -> list[list[str]]:
+    return nb.kernel.eval("[[str(c) for c in col] for col in widget.game.tableau]")
+
+
+def history(nb: Notebook) -> list[str]:
+    return nb.kernel.eval("[str(m) for m in widget.game.history]")
+
+
+def fresh_game(nb: Notebook, seed: int = SEED, rules: str = "classic") -> None:
+    """A new deal from Python, and wait until the layout shows exactly that view."""
+    rev = nb.kernel.eval(f"(widget.new_game(seed={seed}, rules={rules!r}), widget.view['rev'])[1]")
+    expect(nb.widget).to_have_attribute("data-rev", str(rev))
+    expect(nb.widget).to_have_attribute("data-variant", rules)
+    expect(nb.stat("moves")).to_have_text("0")
+
+
+def drag(nb: Notebook, card: Any, target: Any) -> None:
+    """Drag with the real mouse, from the card to the middle of the target pile."""
+    nb.widget.locator(".mw-board").evaluate("el => el.scrollIntoView({block: 'center'})")
+    box, dest = card.bounding_box(), target.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + 12
+    mouse = nb.page.mouse
+    mouse.move(x, y)
+    mouse.down()
+    mouse.move(x + 10, y + 8, steps=3)
+    mouse.move(dest["x"] + dest["width"] / 2, dest["y"] + min(dest["height"] - 10, 40), steps=8)
+    mouse.up()
+
+
+def find_tableau_move(nb: Notebook) -> dict[str, Any]:
+    """A fresh deal with a legal column-to-column move, and the card that leads it."""
+    for seed in range(SEED, SEED + 200):
+        fresh_game(nb, seed)
+        found = nb.kernel.eval(
+            "[(m.source, m.target, str(widget.game.tableau[int(m.source[1:]) - 1][-1]))"
+            " for m in widget.game.legal_moves"
+            " if m.source.startswith('t') and (m.target or '').startswith('t')][:1]"
+        )
+        if found:
+            source, target, card = found[0]
+            return {"seed": seed, "source": source, "target": target, "card": card}
+    raise AssertionError("no opening with a tableau move")
+
+
+def find_illegal_pair(nb: Notebook) -> tuple[str, str]:
+    legal = {
+        tuple(pair)
+        for pair in nb.kernel.eval("[(m.source, m.target) for m in widget.game.legal_moves]")
+    }
+    return next(
+        (f"t{a}", f"t{b}")
+        for a in range(1, 9)
+        for b in range(1, 9)
+        if a != b and (f"t{a}", f"t{b}") not in legal
+    )
+
+
+def set_theme(nb: Notebook, theme: str) -> None:
+    nb.page.evaluate(CHANGE_THEME % theme)
+    light = "true" if "Light" in theme else "false"
+    expect(nb.page.locator("body")).to_have_attribute("data-jp-theme-light", light)
+
+
+# ------------------------------------------------------------------ the layout
+def test_layout_has_every_pile_and_figure(notebook: Notebook) -> None:
+    fresh_game(notebook)
+    piles = [*(f"t{i}" for i in range(1, 9)), *(f"f{i}" for i in range(1, 9)), "stock", "reserve"]
+    for pile in piles:
+        expect(notebook.pile(pile)).to_have_count(1)
+    expect(notebook.stat("foundations")).to_have_text("0/104")
+    expect(notebook.stat("tableau")).to_have_text("8")
+    expect(notebook.stat("reserve")).to_have_text("0")
+    expect(notebook.pile("reserve")).to_have_class(re.compile("mw-closed"))
+    for i, col in enumerate(columns(notebook), start=1):
+        expect(notebook.pile(f"t{i}").locator("[data-card]")).to_have_count(len(col))
+        expect(notebook.pile(f"t{i}").locator(f'[data-card="{col[-1]}"]')).to_have_count(1)
+    expect(notebook.widget).to_have_attribute("data-lm-suppress-shortcuts", "true")
+    expect(notebook.message()).to_have_attribute("aria-live", "polite")
+    label = notebook.pile("t1").locator("[data-card]").first.get_attribute("aria-label")
+    assert "column 1" in label and " of " in label
+
+
+def test_variants_show_their_own_parts(notebook: Notebook) -> None:
+    cell_game = notebook.page.locator(".mw-root").nth(1)
+    expect(cell_game.locator('[data-pile^="c"]')).to_have_count(4)
+    expect(cell_game.locator('[data-pile="reserve"]')).to_have_count(0)
+    fresh_game(notebook, rules="little-milligan")
+    expect(notebook.widget.locator('[data-pile^="t"]')).to_have_count(7)
+    expect(notebook.widget.locator('[data-pile^="f"]')).to_have_count(4)
+    expect(notebook.widget.locator('[data-pile="reserve"]')).to_have_count(0)
+    expect(notebook.stat("foundations")).to_have_text("0/52")
+    fresh_game(notebook, rules="millie")
+    expect(notebook.widget.locator('[data-pile="reserve"]')).to_have_count(0)
+    fresh_game(notebook)
+    expect(notebook.widget.locator('[data-pile^="t"]')).to_have_count(8)
+
+
+def test_rules_panel_explains_the_active_variant(notebook: Notebook) -> None:
+    fresh_game(notebook, rules="millie")
+    notebook.widget.locator('button[data-action="rules"]').click()
+    panel = notebook.widget.locator(".mw-rules")
+    expect(panel).to_be_visible()
+    for line in notebook.kernel.eval("widget.game.rules.describe()"):
+        expect(panel).to_contain_text(line)
+    notebook.widget.locator('button[data-action="rules"]').click()
+    expect(panel).to_be_hidden()
+    fresh_game(notebook)
+
+
+# ------------------------------------------------------------------ the mouse
+def test_drag_to_a_legal_place_plays_the_move_in_python(notebook: Notebook) -> None:
+    move = find_tableau_move(notebook)
+    target = notebook.pile(move["target"])
+    card = notebook.pile(move["source"]).locator(f'[data-card="{move["card"]}"]').last
+    sent, received = len(notebook.sent), len(notebook.received)
+    drag(notebook, card, target)
+    expect(target.locator(f'[data-card="{move["card"]}"]')).to_have_count(1)
+    expect(notebook.stat("moves")).to_have_text("1")
+    assert len(history(notebook)) == 1
+    assert notebook.kernel.eval("widget.game.history[0].source") == move["source"]
+    top = notebook.kernel.eval(f"str(widget.game.tableau[{int(move['target'][1:]) - 1}][-1])")
+    assert top == move["card"]
+    expect(notebook.message()).not_to_have_attribute("data-kind", "error")
+    assert len(notebook.comm_frames(notebook.sent, sent)) == 1, "one message per drop"
+    assert len(notebook.comm_frames(notebook.received, received)) == 1, "one update back"
+
+
+def test_illegal_drop_springs_back_with_the_reason(notebook: Notebook) -> None:
+    fresh_game(notebook)
+    before = columns(notebook)
+    source, target = find_illegal_pair(notebook)
+    reason = notebook.kernel.eval(f"widget.game.explain(Move({source!r}, {target!r}))")
+    card = notebook.pile(source).locator("[data-card]").last
+    drag(notebook, card, notebook.pile(target))
+    expect(notebook.message()).to_have_text(sentence(reason))
+    expect(notebook.message()).to_have_attribute("data-kind", "error")
+    expect(notebook.page.locator(".mw-ghost")).to_have_count(0)
+    expect(card).to_be_visible()
+    assert columns(notebook) == before and history(notebook) == []
+    expect(notebook.stat("moves")).to_have_text("0")
+
+
+def test_clicking_the_stock_deals_a_row(notebook: Notebook) -> None:
+    fresh_game(notebook)
+    notebook.pile("stock").click()
+    expect(notebook.stat("stock")).to_have_text("88")
+    expect(notebook.stat("tableau")).to_have_text("16")
+    expect(notebook.stat("moves")).to_have_text("1")
+    assert notebook.kernel.eval("widget.game.stock_count") == 88
+    for i in range(1, 9):
+        expect(notebook.pile(f"t{i}").locator("[data-card]")).to_have_count(2)
+
+
+def test_click_card_then_destination(notebook: Notebook) -> None:
+    move = find_tableau_move(notebook)
+    card = notebook.pile(move["source"]).locator(f'[data-card="{move["card"]}"]').last
+    card.click()
+    expect(card).to_have_class(re.compile("mw-selected"))
+    expect(notebook.pile(move["target"])).to_have_class(re.compile("mw-legal"))
+    notebook.pile(move["target"]).click()
+    expect(notebook.pile(move["target"]).locator(f'[data-card="{move["card"]}"]')).to_have_count(1)
+    assert len(history(notebook)) == 1
+    notebook.page.keyboard.press("u")  # the click left the keyboard with the game
+    expect(notebook.stat("moves")).to_have_text("0")
+
+
+def test_double_click_sends_a_card_to_its_foundation(notebook: Notebook) -> None:
+    for seed in range(1, 300):
+        fresh_game(notebook, seed)
+        aces = notebook.kernel.eval(
+            "[m.source for m in widget.game.legal_moves if (m.target or '').startswith('f')]"
+        )
+        if aces:
+            break
+    card = notebook.pile(aces[0]).locator("[data-card]").last
+    code = card.get_attribute("data-card")
+    card.dblclick()
+    expect(notebook.stat("foundations")).to_have_text("1/104")
+    expect(notebook.widget.locator(f'.mw-found [data-card="{code}"]')).to_have_count(1)
+    assert notebook.kernel.eval("sum(len(f) for f in widget.game.foundations)") == 1
+
+
+def test_keyboard_deal_undo_redo_and_pick_up(notebook: Notebook) -> None:
+    move = find_tableau_move(notebook)
+    cells = notebook.page.locator(".jp-Notebook .jp-Cell").count()
+    notebook.pile("stock").focus()
+    for key, stock in [("d", "88"), ("u", "96"), ("y", "88"), ("z", "96")]:
+        notebook.page.keyboard.press(key)
+        expect(notebook.stat("stock")).to_have_text(stock)
+    for key in ["b", "x"]:  # JupyterLab command keys (add, cut a cell) must not fire
+        notebook.page.keyboard.press(key)
+    expect(notebook.page.locator(".jp-Notebook .jp-Cell")).to_have_count(cells)
+    notebook.pile(move["source"]).locator("[data-card]").last.focus()
+    notebook.page.keyboard.press("Enter")
+    expect(notebook.pile(move["target"])).to_have_class(re.compile("mw-legal"))
+    notebook.page.keyboard.press("Escape")
+    expect(notebook.pile(move["target"])).not_to_have_class(re.compile("mw-legal"))
+    notebook.page.keyboard.press("Enter")
+    notebook.pile(move["target"]).focus()
+    notebook.page.keyboard.press("Enter")
+    expect(notebook.stat("moves")).to_have_text("1")
+    assert len(history(notebook)) == 1
+
+
+def test_hint_highlights_and_explains(notebook: Notebook) -> None:
+    fresh_game(notebook)
+    notebook.widget.locator('button[data-action="hint"]').click()
+    expect(notebook.message()).to_have_attribute("data-kind", "hint")
+    expect(notebook.message()).to_contain_text(notebook.kernel.eval("widget.game.hint()[1]"))
+    expect(notebook.widget.locator(".mw-hint-target")).not_to_have_count(0)
+    assert history(notebook) == []
+
+
+# ------------------------------------------------------------------ Python drives the layout
+def test_python_play_undo_and_replay_show_in_the_layout(notebook: Notebook) -> None:
+    move = find_tableau_move(notebook)
+    moved = notebook.pile(move["target"]).locator(f'[data-card="{move["card"]}"]')
+    notebook.kernel.run(f"widget.play(Move({move['source']!r}, {move['target']!r}))")
+    expect(moved).to_have_count(1)
+    expect(notebook.stat("moves")).to_have_text("1")
+    notebook.kernel.run("widget.undo()")
+    expect(moved).to_have_count(0)
+    expect(notebook.stat("moves")).to_have_text("0")
+    notebook.kernel.run("widget.replay(['d', 'd', 'd'], delay=0.05)")
+    expect(notebook.stat("stock")).to_have_text("72")
+    expect(notebook.stat("moves")).to_have_text("3")
+    notebook.kernel.run("widget.goto(1)")
+    expect(notebook.stat("stock")).to_have_text("88")
+    reason = notebook.kernel.run(
+        "try:\n    widget.play('1>1')\nexcept ValueError as error:\n    print(error)"
+    ).strip()
+    expect(notebook.message()).to_have_text(sentence(reason))
+    expect(notebook.message()).to_have_attribute("data-kind", "error")
+
+
+# ------------------------------------------------------------------ themes and screenshots
+def _mid_game(nb: Notebook) -> None:
+    nb.kernel.run(
+        "widget.new_game(seed=7)\n"
+        "for _ in range(60):\n"
+        "    found = widget.game.hint()\n"
+        "    if found is None:\n"
+        "        break\n"
+        "    widget.play(found[0])\n"
+    )
+
+
+def test_light_and_dark_theme_screenshots(notebook: Notebook) -> None:
+    _mid_game(notebook)
+    set_theme(notebook, "JupyterLab Light")
+    light_bg = notebook.widget.evaluate("el => getComputedStyle(el).backgroundColor")
+    notebook.screenshot("widget-light.png")
+    set_theme(notebook, "JupyterLab Dark")
+    expect(notebook.widget).not_to_have_css("background-color", light_bg)
+    notebook.screenshot("widget-dark.png")
+    set_theme(notebook, "JupyterLab Light")
+
+
+def test_narrow_column_still_fits(notebook: Notebook) -> None:
+    page = notebook.page
+    page.set_viewport_size({"width": 560, "height": 1500})
+    try:
+        page.evaluate("window.jupyterapp.shell.collapseLeft()")
+        board = notebook.widget.locator(".mw-board")
+        expect(notebook.pile("t8")).to_be_visible()
+        fits = board.evaluate("el => el.scrollWidth <= el.clientWidth + 1")
+        assert fits, "the eight columns overflow a narrow notebook"
+        notebook.screenshot("widget-narrow.png")
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 1500})
+
+
+def test_a_won_game_shows_the_banner(notebook: Notebook) -> None:
+    fresh_game(notebook, seed=8)
+    notebook.kernel.run(f"widget.replay({WIN_8.split()!r}, delay=0)")
+    expect(notebook.stat("foundations")).to_have_text("104/104")
+    banner = notebook.widget.locator(".mw-banner")
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("You won!")
+    expect(banner).to_contain_text(f"in {len(WIN_8.split())} moves")
+    expect(notebook.message()).to_have_attribute("data-kind", "won")
+    assert notebook.kernel.eval("widget.game.status") == "won"
+    notebook.screenshot("widget-won.png")
+    banner.locator('button[data-action="new"]').click()
+    expect(banner).to_be_hidden()
+    expect(notebook.stat("moves")).to_have_text("0")
+
+
+LOST = """
+from milligan_widget import Game
+_ranks = ["K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3"]
+_columns = [["AC", "2C"], ["AC", "2C"], *[[]] * 5, [f"{r}C" for r in _ranks for _ in range(2)]]
+_found = [None, None, "KS", "KS", "KH", "KH", "KD", "KD"]
+widget.game = Game.from_layout(_columns, _found, rules="millie")
+"""
+
+
+def test_a_lost_game_says_so_and_offers_a_way_on(notebook: Notebook) -> None:
+    notebook.kernel.run(LOST)
+    banner = notebook.widget.locator(".mw-banner")
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("No useful move is left.")
+    for action in ("undo", "restart", "new"):
+        expect(banner.locator(f'button[data-action="{action}"]')).to_have_count(1)
+    expect(notebook.message()).to_have_attribute("data-kind", "lost")
+    notebook.screenshot("widget-lost.png")
+    banner.locator('button[data-action="new"]').click()
+    expect(banner).to_be_hidden()
+    expect(notebook.widget).to_have_attribute("data-variant", "millie")
+    fresh_game(notebook)
+
+
+def test_reduced_motion_plays_without_animation(notebook: Notebook) -> None:
+    fresh_game(notebook)
+    notebook.page.emulate_media(reduced_motion="reduce")
+    try:
+        notebook.pile("stock").click()
+        expect(notebook.stat("stock")).to_have_text("88")
+        notebook.page.wait_for_timeout(50)  # past the frame where a slide would start
+        running = notebook.widget.evaluate("el => el.getAnimations({subtree: true}).length")
+        assert running == 0
+    finally:
+        notebook.page.emulate_media(reduced_motion="no-preference")
+
+
+def test_no_errors_in_the_browser_console(notebook: Notebook) -> None:
+    ours = [e for e in notebook.errors if re.search("mw-|milligan|widget|state", e, re.I)]
+    assert ours == []

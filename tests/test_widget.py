@@ -1,0 +1,466 @@
+"""MilliganWidget without a browser: these tests play the front end's part.
+
+`Browser` records exactly what the widget would send over its comm and injects the
+messages the front end would send (custom requests and trait updates).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from milligan_widget import PRESETS, Game, IllegalMoveError, Move
+from milligan_widget.widget import MilliganWidget, sentence
+
+MAX_BYTES_PER_MOVE = 4096
+
+
+class Browser:
+    """Stands in for the front end of one widget."""
+
+    def __init__(self, widget: MilliganWidget) -> None:
+        self.widget = widget
+        self.sent: list[dict[str, Any]] = []
+        original = widget.comm.send
+
+        def record(data: Any = None, metadata: Any = None, buffers: Any = None) -> None:
+            self.sent.append(data)
+            original(data=data, metadata=metadata, buffers=buffers)
+
+        widget.comm.send = record
+
+    def request(self, content: Any) -> list[dict[str, Any]]:
+        """Send a custom message as `model.send(content)` does; return what came back."""
+        return self._inject({"method": "custom", "content": content})
+
+    def set_trait(self, **state: Any) -> list[dict[str, Any]]:
+        """Update traits as `model.set(...); model.save_changes()` does."""
+        return self._inject({"method": "update", "state": state, "buffer_paths": []})
+
+    def _inject(self, data: dict[str, Any]) -> list[dict[str, Any]]:
+        start = len(self.sent)
+        self.widget._handle_msg({"content": {"data": data}, "buffers": []})
+        return self.sent[start:]
+
+    @staticmethod
+    def updated_view(messages: list[dict[str, Any]]) -> dict[str, Any]:
+        (message,) = messages
+        assert message["method"] == "update"
+        return message["state"]["view"]
+
+
+def snapshot(game: Game) -> tuple[Any, ...]:
+    """Everything that defines a position and its history."""
+    return (
+        game.tableau,
+        game.foundations,
+        game.stock_count,
+        game.reserve,
+        game.cells,
+        tuple(str(m) for m in game.history),
+    )
+
+
+def first_legal(game: Game, predicate) -> Move | None:
+    return next((m for m in game.legal_moves if predicate(m)), None)
+
+
+def is_tableau_move(move: Move) -> bool:
+    return move.source.startswith("t") and (move.target or "").startswith("t")
+
+
+@pytest.fixture
+def widget_with_move() -> tuple[MilliganWidget, Move]:
+    """A classic widget whose opening has a tableau-to-tableau move."""
+    for seed in range(1, 500):
+        widget = MilliganWidget(seed=seed)
+        move = first_legal(widget.game, is_tableau_move)
+        if move is not None:
+            return widget, move
+    raise AssertionError("no seed in 1..499 opens with a tableau move")
+
+
+def illegal_tableau_move(game: Game) -> Move:
+    legal = {(m.source, m.target) for m in game.legal_moves}
+    for a in range(1, 9):
+        for b in range(1, 9):
+            if a != b and (f"t{a}", f"t{b}") not in legal and game.tableau[a - 1]:
+                return Move(f"t{a}", f"t{b}", 1)
+    raise AssertionError("every tableau pair is legal?")
+
+
+# ------------------------------------------------------------------ the module
+def test_importing_the_engine_does_not_import_the_widget() -> None:
+    code = (
+        "import sys, milligan_widget; "
+        "assert 'milligan_widget.widget' not in sys.modules; "
+        "assert 'anywidget' not in sys.modules; "
+        "from milligan_widget import MilliganWidget; "
+        "assert MilliganWidget.__name__ == 'MilliganWidget'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_bundle_is_built_and_referenced() -> None:
+    assert "render" in str(MilliganWidget._esm)
+    assert ".mw-card" in str(MilliganWidget._css)
+    assert 'from"http' not in str(MilliganWidget._esm).replace(" ", ""), "bundle everything"
+
+
+# ------------------------------------------------------------------ the initial view
+def test_initial_view_shows_the_deal() -> None:
+    widget = MilliganWidget(seed=7)
+    view = widget.view
+    assert [len(col) for col in view["columns"]] == [1] * 8
+    assert view["columns"] == [[str(c) for c in col] for col in widget.game.tableau]
+    assert view["stats"] == {"foundations": 0, "stock": 96, "reserve": 0, "tableau": 8, "moves": 0}
+    assert view["stock"] == 96 and view["can_deal"] is True
+    assert view["reserve"] == [] and view["reserve_open"] is False
+    assert [f["suit"] for f in view["foundations"]] == list(widget.game.foundation_suits)
+    assert view["status"] == "playing" and view["seed"] == 7
+    assert widget.rules_info["name"] == "classic"
+    assert widget.rules_info["lines"] == list(widget.game.rules.describe())
+    assert set(widget.rules_info["presets"]) == set(PRESETS)
+    json.dumps(view)
+    json.dumps(widget.rules_info)
+
+
+def test_targets_list_every_legal_move_of_the_engine() -> None:
+    widget = MilliganWidget(seed=11)
+    for _ in range(4):
+        widget.deal()
+    targets = widget.view["targets"]
+    for move in widget.game.legal_moves:
+        if move.source == "stock":
+            continue
+        key = f"{move.source}:{move.count or 1}"
+        assert key in targets, move
+        if (move.target or "")[:1] in "tr" and move.target not in ("f", "c"):
+            assert move.target in targets[key], move
+
+
+def test_stock_order_never_reaches_the_browser() -> None:
+    """Two deals that differ only in the stock's order look the same to the browser."""
+    cards = _full_deck()
+    middle = cards[20:84]
+    shuffled = middle[::-1]
+    deck_a = cards
+    deck_b = cards[:20] + shuffled + cards[84:]
+    a = MilliganWidget(game=Game.from_deck(deck_a))
+    b = MilliganWidget(game=Game.from_deck(deck_b))
+    assert a.game.tableau == b.game.tableau
+    assert json.dumps(a.view, sort_keys=True) == json.dumps(b.view, sort_keys=True)
+    browser_a, browser_b = Browser(a), Browser(b)
+    browser_a.request({"type": "hint"})
+    browser_b.request({"type": "hint"})
+    assert browser_a.sent == browser_b.sent
+
+
+def _full_deck() -> list[Any]:
+    from milligan_widget import Card
+
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    return [Card.parse(r + s) for _ in range(2) for s in "CSHD" for r in ranks]
+
+
+# ------------------------------------------------------------------ requests from the browser
+def test_a_legal_drop_is_played_with_one_update_back(widget_with_move) -> None:
+    widget, move = widget_with_move
+    browser = Browser(widget)
+    played: list[Move] = []
+    widget.on_move(played.append)
+    sent = browser.request(
+        {"type": "move", "source": move.source, "target": move.target, "count": move.count or 1}
+    )
+    view = browser.updated_view(sent)
+    assert [str(m) for m in widget.game.history] == [str(move)]
+    assert played and str(played[0]) == str(move)
+    assert view["stats"]["moves"] == 1
+    assert view["columns"] == [[str(c) for c in col] for col in widget.game.tableau]
+    assert view["kind"] == "info" and view["message"]
+    assert view["last"]["source"] == move.source and move.target in view["last"]["targets"]
+    assert len(json.dumps(sent[0])) <= MAX_BYTES_PER_MOVE
+
+
+def test_an_illegal_drop_is_refused_with_the_reason_and_nothing_changes() -> None:
+    widget = MilliganWidget(seed=5)
+    move = illegal_tableau_move(widget.game)
+    before = snapshot(widget.game)
+    reason = widget.game.explain(move)
+    browser = Browser(widget)
+    view = browser.updated_view(
+        browser.request({"type": "move", "source": move.source, "target": move.target, "count": 1})
+    )
+    assert snapshot(widget.game) == before
+    assert view["kind"] == "error"
+    assert reason and view["message"] == sentence(reason)
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        None,
+        "3>5",
+        [1, 2],
+        {},
+        {"type": "fly"},
+        {"type": "move"},
+        {"type": "move", "source": "t1"},
+        {"type": "move", "source": "t1", "target": "t99", "count": 1},
+        {"type": "move", "source": "x1", "target": "t2", "count": 1},
+        {"type": "move", "source": "t1", "target": "t2", "count": "1"},
+        {"type": "move", "source": "t1", "target": "t2", "count": True},
+        {"type": "move", "source": "t1", "target": "t2", "count": 0},
+        {"type": "move", "source": "t1", "target": "t2", "count": 10**9},
+        {"type": "move", "source": "t1", "target": "t1", "count": 1},
+        {"type": "move", "source": "stock", "target": "t1", "count": 1},
+        {"type": "move", "source": "t1" * 1000, "target": "t2", "count": 1},
+        {"type": "move", "source": 3, "target": 5, "count": 1},
+        {"type": "new", "seed": -4, "rules": "classic"},
+        {"type": "new", "seed": 0},
+        {"type": "new", "seed": 10**20},
+        {"type": "new", "seed": "12abc"},
+        {"type": "new", "seed": 1.5},
+        {"type": "new", "seed": 3, "rules": "poker"},
+        {"type": "new", "seed": 3, "rules": ["classic"]},
+    ],
+)
+def test_malformed_requests_are_refused_and_change_nothing(request_: Any) -> None:
+    widget = MilliganWidget(seed=9)
+    game = widget.game
+    before = snapshot(game)
+    browser = Browser(widget)
+    view = browser.updated_view(browser.request(request_))
+    assert widget.game is game and snapshot(game) == before
+    assert view["kind"] == "error" and view["message"]
+    assert view["columns"] == [[str(c) for c in col] for col in game.tableau]
+
+
+@pytest.mark.parametrize(
+    ("preset", "source", "target"),
+    [
+        ("little-milligan", "t8", "t1"),
+        ("little-milligan", "t1", "f5"),
+        ("classic", "t1", "c1"),
+        ("millie", "t1", "reserve"),
+        ("classic", "f", "t1"),
+        ("milligan-cell", "t1", "reserve"),
+    ],
+)
+def test_piles_the_variant_does_not_have_are_refused(preset, source, target) -> None:
+    widget = MilliganWidget(seed=9, rules=preset)
+    before = snapshot(widget.game)
+    browser = Browser(widget)
+    view = browser.updated_view(
+        browser.request({"type": "move", "source": source, "target": target, "count": 1})
+    )
+    assert view["kind"] == "error" and "no pile" in view["message"]
+    assert snapshot(widget.game) == before
+
+
+def test_a_failing_move_callback_does_not_hide_the_move(widget_with_move) -> None:
+    widget, move = widget_with_move
+    browser = Browser(widget)
+
+    def broken(_move: Move) -> None:
+        raise RuntimeError("boom")
+
+    widget.on_move(broken)
+    sent = browser.request(
+        {"type": "move", "source": move.source, "target": move.target, "count": move.count or 1}
+    )
+    assert len(widget.game.history) == 1
+    assert sent[0]["state"]["view"]["stats"]["moves"] == 1
+    assert "boom" in widget.view["message"]
+    widget.on_move(broken, remove=True)
+
+
+def test_refusals_are_sent_even_when_the_message_repeats() -> None:
+    widget = MilliganWidget(seed=9)
+    browser = Browser(widget)
+    first = browser.updated_view(browser.request({"type": "fly"}))
+    second = browser.updated_view(browser.request({"type": "fly"}))
+    assert second["rev"] > first["rev"] and second["message"] == first["message"]
+
+
+def test_deal_undo_redo_restart_requests() -> None:
+    widget = MilliganWidget(seed=21)
+    browser = Browser(widget)
+    view = browser.updated_view(browser.request({"type": "deal"}))
+    assert view["stats"]["stock"] == 88 and view["stats"]["moves"] == 1
+    assert view["stats"]["tableau"] == 16 and view["last"]["source"] == "stock"
+    view = browser.updated_view(browser.request({"type": "undo"}))
+    assert view["stats"]["stock"] == 96 and view["can_redo"] is True
+    view = browser.updated_view(browser.request({"type": "redo"}))
+    assert view["stats"]["stock"] == 88 and view["stats"]["moves"] == 1
+    view = browser.updated_view(browser.request({"type": "restart"}))
+    assert view["stats"]["stock"] == 96 and view["stats"]["moves"] == 0
+    view = browser.updated_view(browser.request({"type": "undo"}))
+    assert view["kind"] == "error" and "undo" in view["message"].lower()
+
+
+def test_hint_highlights_a_move_and_says_why() -> None:
+    widget = MilliganWidget(seed=2)
+    browser = Browser(widget)
+    view = browser.updated_view(browser.request({"type": "hint"}))
+    move, why = widget.game.hint()
+    assert view["kind"] == "hint" and why in view["message"]
+    assert view["hint"]["text"] == str(move)
+    assert snapshot(widget.game)[-1] == ()
+
+
+def test_double_click_sends_to_any_fitting_foundation() -> None:
+    widget = _widget_with_foundation_move()
+    move = first_legal(widget.game, lambda m: (m.target or "").startswith("f"))
+    browser = Browser(widget)
+    view = browser.updated_view(
+        browser.request({"type": "move", "source": move.source, "target": "f", "count": 1})
+    )
+    assert view["kind"] != "error", view["message"]
+    assert view["stats"]["foundations"] == 1
+
+
+def _widget_with_foundation_move() -> MilliganWidget:
+    for seed in range(1, 500):
+        widget = MilliganWidget(seed=seed)
+        if first_legal(widget.game, lambda m: (m.target or "").startswith("f")):
+            return widget
+    raise AssertionError("no opening with an ace in 1..499")
+
+
+def test_new_game_request_with_number_and_preset() -> None:
+    widget = MilliganWidget(seed=1)
+    browser = Browser(widget)
+    sent = browser.request({"type": "new", "seed": "123456789012345678", "rules": "millie"})
+    (message,) = sent
+    assert set(message["state"]) == {"view", "rules_info"}
+    assert widget.game.seed == 123456789012345678
+    assert widget.view["reserve"] is None and widget.rules_info["name"] == "millie"
+    browser.request({"type": "new", "seed": None, "rules": None})
+    assert widget.game.rules.name == "millie" and widget.game.seed is not None
+
+
+def test_four_colour_setting_from_the_browser() -> None:
+    widget = MilliganWidget(seed=1)
+    Browser(widget).set_trait(four_colour=True)
+    assert widget.four_colour is True
+
+
+# ------------------------------------------------------------------ the Python API
+def test_play_from_python_updates_the_view(widget_with_move) -> None:
+    widget, move = widget_with_move
+    browser = Browser(widget)
+    widget.play(str(move))
+    assert len(browser.sent) == 1
+    assert widget.view["stats"]["moves"] == 1
+
+
+def test_illegal_play_from_python_raises_and_shows_the_reason() -> None:
+    widget = MilliganWidget(seed=5)
+    move = illegal_tableau_move(widget.game)
+    before = snapshot(widget.game)
+    with pytest.raises(IllegalMoveError) as info:
+        widget.play(move)
+    assert snapshot(widget.game) == before
+    assert widget.view["kind"] == "error" and widget.view["message"] == sentence(str(info.value))
+    with pytest.raises(IllegalMoveError):
+        widget.play("not a move at all")
+
+
+def test_deal_undo_redo_goto_from_python() -> None:
+    widget = MilliganWidget(seed=8)
+    for _ in range(3):
+        widget.deal()
+    assert widget.view["stats"]["moves"] == 3
+    widget.undo()
+    assert widget.view["stats"]["moves"] == 2 and widget.view["can_redo"]
+    widget.redo()
+    widget.goto(1)
+    assert widget.view["stats"]["stock"] == 88
+    widget.goto(3)
+    assert widget.view["stats"]["stock"] == 72
+    widget.goto(1)
+    with pytest.raises(ValueError):
+        widget.goto(9)
+    assert widget.view["stats"]["moves"] == 3 == len(widget.game.history)
+
+
+def test_replay_a_saved_game_steps_through_it(tmp_path) -> None:
+    widget = MilliganWidget(seed=13)
+    widget.deal()
+    widget.deal()
+    path = tmp_path / "game.json"
+    widget.save(path)
+    loaded = MilliganWidget.load(path)
+    assert snapshot(loaded.game) == snapshot(widget.game)
+    other = MilliganWidget(seed=99)
+    browser = Browser(other)
+    other.replay(path, delay=0)
+    assert snapshot(other.game) == snapshot(widget.game)
+    assert len(browser.sent) == 3  # the deal, then one update per move
+    other.replay(["d"], delay=0)
+    assert other.view["stats"]["moves"] == 3
+
+
+@pytest.mark.parametrize(
+    ("preset", "columns", "foundations", "reserve", "cells"),
+    [
+        ("classic", 8, 8, [], 0),
+        ("millie", 8, 8, None, 0),
+        ("little-milligan", 7, 4, None, 0),
+        ("milligan-cell", 8, 8, None, 4),
+    ],
+)
+def test_variants_show_their_own_parts(preset, columns, foundations, reserve, cells) -> None:
+    widget = MilliganWidget(seed=4, rules=preset)
+    view = widget.view
+    assert len(view["columns"]) == columns and len(view["foundations"]) == foundations
+    assert view["reserve"] == reserve and len(view["cells"]) == cells
+    assert widget.rules_info["columns"] == columns and widget.rules_info["cells"] == cells
+
+
+def test_bytes_per_move_stay_small() -> None:
+    widget = MilliganWidget(seed=17)
+    browser = Browser(widget)
+    for _ in range(12):
+        browser.request({"type": "deal"})
+    sizes = [len(json.dumps(m)) for m in browser.sent]
+    assert max(sizes) <= MAX_BYTES_PER_MOVE, sizes
+
+
+# ------------------------------------------------------------------ the end of a game
+def test_the_winning_move_shows_won_with_the_time() -> None:
+    queens = ["QC", "KC", "KS", "KS", "KH", "KH", "KD", "KD"]  # one King still to go home
+    game = Game.from_layout(tableau=[["KC"]] + [[]] * 7, foundations=queens)
+    widget = MilliganWidget(game=game)
+    browser = Browser(widget)
+    view = browser.updated_view(
+        browser.request({"type": "move", "source": "t1", "target": "f", "count": 1})
+    )
+    assert view["status"] == "won" and view["kind"] == "won"
+    assert view["stats"]["foundations"] == 104 and isinstance(view["elapsed"], float)
+
+
+def test_assigning_a_game_shows_it() -> None:
+    widget = MilliganWidget(seed=1)
+    browser = Browser(widget)
+    widget.game = Game.new(5, rules="little-milligan")
+    (message,) = browser.sent
+    assert set(message["state"]) == {"view", "rules_info"}
+    assert len(widget.view["columns"]) == 7 and widget.view["seed"] == 5
+
+
+def test_a_lost_position_says_no_useful_move_is_left() -> None:
+    ranks = ["K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3"]
+    clubs = [f"{rank}C" for rank in ranks for _ in range(2)]
+    columns = [["AC", "2C"], ["AC", "2C"], *[[]] * 5, clubs]  # nothing can move
+    foundations = [None, None, "KS", "KS", "KH", "KH", "KD", "KD"]
+    widget = MilliganWidget(game=Game.from_layout(columns, foundations, rules="millie"))
+    view = widget.view
+    assert view["status"] == "lost" and view["kind"] == "lost"
+    assert "No useful move is left" in view["message"]
+    assert view["can_deal"] is False and view["targets"] == {}
