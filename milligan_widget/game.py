@@ -22,8 +22,19 @@ from typing import TYPE_CHECKING
 from .cards import CARDS, Card, cards_text, full_deck, parse_cards
 from .deals import deal_codes
 from .errors import IllegalMoveError, InvalidMoveError, MilliganError, SaveFileError
-from .moves import ANY_FOUNDATION, DEAL, Move, make_move
-from .position import COLUMN_TO_COLUMN, DEAL_ROW, Position, run_length
+from .moves import ANY_FOUNDATION, CELL, DEAL, FOUNDATION, RESERVE, Move, make_move
+from .position import (
+    CELL_TO_FOUNDATION,
+    COLUMN_TO_CELL,
+    COLUMN_TO_COLUMN,
+    COLUMN_TO_FOUNDATION,
+    COLUMN_TO_RESERVE,
+    DEAL_ROW,
+    RESERVE_TO_COLUMN,
+    RESERVE_TO_FOUNDATION,
+    Position,
+    run_length,
+)
 from .rules import Rules
 
 if TYPE_CHECKING:
@@ -461,6 +472,37 @@ class Game(Position):
         from .render import html_layout
 
         return html_layout(self)
+
+    def resolve(self, move: Move | str) -> Move:
+        """The same move with everything made explicit: the number of cards and the very
+        foundation or cell it goes to (an illegal move raises :class:`IllegalMoveError`).
+
+        >>> Game.new(5).resolve("2>6")
+        Move('2:1>6')
+        """
+        move = self._as_move(move)
+        action = self._resolve(move)
+        explicit = {
+            COLUMN_TO_COLUMN: lambda: make_move(action[1], action[2], action[3]),
+            COLUMN_TO_FOUNDATION: lambda: make_move(action[1], FOUNDATION + action[2], None),
+            COLUMN_TO_RESERVE: lambda: make_move(action[1], RESERVE, action[2]),
+            RESERVE_TO_COLUMN: lambda: make_move(RESERVE, action[1], action[2]),
+            RESERVE_TO_FOUNDATION: lambda: make_move(RESERVE, FOUNDATION + action[1], None),
+            COLUMN_TO_CELL: lambda: make_move(action[1], CELL + action[2], None),
+            CELL_TO_FOUNDATION: lambda: make_move(CELL + action[1], FOUNDATION + action[2], None),
+        }.get(action[0])
+        return explicit() if explicit else move
+
+    def after(self, move: Move | str) -> Game:
+        """A copy of this game with ``move`` played (this game is untouched)."""
+        game = self.copy()
+        game.play(move)
+        return game
+
+    @property
+    def runs(self) -> tuple[int, ...]:
+        """For each column, how many cards at its end form the movable run."""
+        return tuple(self._runs)
 
     def describe(self, move: Move | str) -> str:
         """What ``move`` does in this position, in words (it must be legal here)."""

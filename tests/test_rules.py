@@ -196,3 +196,16 @@ def test_lost_when_every_move_only_mirrors_the_position():
     assert game.status == "lost"
     game.play("1>2")
     assert game.status == "lost"
+
+
+def test_resolve_makes_counts_and_piles_explicit():
+    game = stage({1: "JC 10D 9S 8H", 2: "10H", 3: "AH"}, foundations={5: "", 6: ""},
+                 stock_empty=False)
+    assert game.resolve("1>2") == "1:2>2"
+    assert game.resolve("3>f") == "3>f5"
+    assert game.resolve("d") == "d"
+    assert game.runs[:3] == (4, 1, 1)
+    after = game.after("1>2")
+    assert str(after.tableau[1][-1]) == "8H" and not game.history  # the game is untouched
+    with pytest.raises(IllegalMoveError, match="both are red"):
+        stage({1: "KD", 2: "QH"}, stock_empty=False).resolve("2>1")
