@@ -11,7 +11,8 @@ const STATS: [StatName, string][] = [
 
 const KEYS_HELP =
   "Keys: arrows or Tab move between piles and cards, Enter or Space picks up and drops, " +
-  "Esc cancels, d deals, u or z undoes, y redoes, h hints, a plays safe cards home.";
+  "Esc cancels, d deals, u or z undoes, y redoes, h hints, a plays safe cards home. " +
+  "In a replay: ← and → step, Home and End go to the deal and the last move.";
 
 type Send = (req: Request) => void;
 
@@ -157,13 +158,22 @@ export class Controls {
       const text = name === "foundations" ? `${value}/${this.total}` : String(value);
       if (node.textContent !== text) node.textContent = text;
     }
-    this.enable("undo", view.can_undo);
-    this.enable("redo", view.can_redo);
-    this.enable("deal", view.can_deal);
-    this.enable("restart", view.stats.moves > 0 || view.can_redo);
+    // A lesson has no New game, Redo or Auto; the replay viewer steps with its own controls.
+    const play = view.mode === "play";
+    const lesson = view.mode === "lesson";
+    const moving = play || lesson;
+    this.enable("new", play);
+    this.seed.disabled = this.preset.disabled = !play;
+    this.enable("undo", moving && view.can_undo);
+    this.enable("redo", play && view.can_redo);
+    this.enable("deal", moving && view.can_deal);
+    this.enable("restart", moving && (view.stats.moves > 0 || view.can_redo));
+    this.enable("hint", moving);
+    this.enable("auto", play);
     this.message.textContent = view.message;
     this.message.dataset.kind = view.kind;
-    if (view.status !== "playing" || !this.banner.hidden) this.renderBanner(view);
+    if (!play) this.banner.hidden = true;
+    else if (view.status !== "playing" || !this.banner.hidden) this.renderBanner(view);
   }
 
   private enable(action: string, on: boolean): void {

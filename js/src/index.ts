@@ -4,7 +4,8 @@ import type { AnyModel, RenderProps } from "@anywidget/types";
 import { Board } from "./board";
 import { Controls } from "./controls";
 import { Interaction } from "./interact";
-import type { Model, Request } from "./types";
+import { LessonPanel, ReplayPanel } from "./panels";
+import type { Model, Panel, Request } from "./types";
 
 const MAX_CARD = 88;
 const MIN_CARD = 34;
@@ -14,6 +15,9 @@ class App {
   private readonly board: Board;
   private readonly controls: Controls;
   private readonly interaction: Interaction;
+  private readonly lesson: LessonPanel;
+  private readonly replay: ReplayPanel;
+  private panel: Panel | null = null;
   private readonly resize: ResizeObserver;
 
   constructor(
@@ -30,12 +34,16 @@ class App {
       model.save_changes();
     });
     this.root.append(this.controls.toolbar, this.controls.status, this.controls.banner);
+    this.lesson = new LessonPanel(send);
+    this.replay = new ReplayPanel(send, this.root);
+    this.root.append(this.lesson.el, this.replay.el);
     this.board = new Board(this.root);
     this.root.append(this.controls.rulesPanel);
     this.interaction = new Interaction(this.root, this.board, send);
     host.appendChild(this.root);
     this.resize = new ResizeObserver(() => this.fit());
     this.resize.observe(this.root);
+    this.onPanel();
     this.onRules();
     this.onFourColour();
     Object.assign(this.root, { mmFullRender: () => this.fullRender() });
@@ -66,13 +74,28 @@ class App {
     this.onView();
   };
 
+  /** A lesson or a replay started or ended: set up its panel (once per change). */
+  onPanel = (): void => {
+    const panel = this.model.get("panel") ?? { mode: "play" };
+    if (this.panel === panel) return;
+    this.panel = panel;
+    this.lesson.setPanel(panel);
+    this.replay.setPanel(panel);
+    this.lesson.el.hidden = panel.mode !== "lesson";
+    this.replay.el.hidden = panel.mode !== "replay";
+    this.root.dataset.mode = panel.mode;
+  };
+
   onView = (): void => {
     if (this.board.builtFor !== this.model.get("rules_info")) return this.onRules();
+    if (this.panel !== this.model.get("panel")) this.onPanel();
     const view = this.model.get("view");
     const start = performance.now();
     this.interaction.update(view, () => {
       this.board.render(view);
       this.controls.render(view);
+      if (view.mode === "lesson") this.lesson.render(view);
+      else if (view.mode === "replay") this.replay.render(view);
     });
     this.root.dataset.rev = String(view.rev);
     this.root.dataset.renderMs = (performance.now() - start).toFixed(2);
@@ -103,8 +126,10 @@ function render({ model, el }: RenderProps<Model>): () => void {
   const app = new App(model, el);
   model.on("change:view", app.onView);
   model.on("change:rules_info", app.onRules);
+  model.on("change:panel", app.onPanel);
   model.on("change:four_colour", app.onFourColour);
   return () => {
+    model.off("change:panel", app.onPanel);
     model.off("change:view", app.onView);
     model.off("change:rules_info", app.onRules);
     model.off("change:four_colour", app.onFourColour);

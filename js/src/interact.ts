@@ -1,7 +1,7 @@
 /** Playing with the mouse, touch and keyboard: pick up, highlight, drop, request. */
 import { capture, play, springBack, type Snapshot } from "./animate";
 import type { Board } from "./board";
-import type { GameView, Grab, Request } from "./types";
+import { isRefusal, type GameView, type Grab, type Request } from "./types";
 
 const DRAG_THRESHOLD = 5;
 
@@ -84,7 +84,7 @@ export class Interaction {
     if (!pending || view.rev <= pending.rev) return null;
     this.pending = null;
     window.clearTimeout(pending.timer);
-    if (view.kind === "error") {
+    if (isRefusal(view.kind)) {
       this.returnGhost(pending.drag);
       return null;
     }

@@ -20,7 +20,40 @@ export interface LastMove {
   cards: string[];
 }
 
-export type Kind = "info" | "error" | "hint" | "won" | "lost";
+/** The message's kind: play ("info" … "lost") and a lesson's feedback ("correct" … "illegal"). */
+export type Kind = "info" | "error" | "hint" | "won" | "lost" | "correct" | "done" | "wrong" | "illegal";
+
+/** Kinds that mean "refused, nothing changed": a dropped card springs back. */
+export function isRefusal(kind: Kind): boolean {
+  return kind === "error" || kind === "wrong" || kind === "illegal";
+}
+
+export type Mode = "play" | "lesson" | "replay";
+
+/** The lesson's state (LessonRun.summary() in milligan_widget/lessons.py). */
+export interface LessonView {
+  lesson: string;
+  index: number;
+  count: number;
+  title: string;
+  prompt: string;
+  moves_done: number;
+  moves_total: number | null;
+  step_done: boolean;
+  lesson_done: boolean;
+  completed: number[];
+}
+
+export interface ReplayView {
+  ply: number;
+  count: number;
+}
+
+/** What a mode's panel shows that does not change from one move to the next. */
+export type Panel =
+  | { mode: "play" }
+  | { mode: "lesson"; title: string; intro: string; steps: string[] }
+  | { mode: "replay"; title: string; moves: { text: string; comment: string | null }[] };
 
 export interface GameView {
   rev: number;
@@ -44,6 +77,9 @@ export interface GameView {
   last: LastMove | null;
   hint: MoveView | null;
   elapsed: number | null;
+  mode: Mode;
+  lesson?: LessonView;
+  replay?: ReplayView;
 }
 
 export interface RulesInfo {
@@ -60,6 +96,7 @@ export interface RulesInfo {
 export interface Model {
   view: GameView;
   rules_info: RulesInfo;
+  panel: Panel;
   four_colour: boolean;
 }
 
@@ -76,4 +113,6 @@ export interface Grab {
 export type Request =
   | { type: "move"; source: string; target: string; count: number }
   | { type: "deal" | "undo" | "redo" | "hint" | "auto" | "restart" }
+  | { type: "next" | "previous" | "close" }
+  | { type: "seek"; ply: number }
   | { type: "new"; seed: string | null; rules: string | null };

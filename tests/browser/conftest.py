@@ -104,7 +104,7 @@ def notebook(lab: LabServer, browser: Any) -> Iterator[Notebook]:
 
     page.on("websocket", watch)
     open_notebook(page, lab, "play.ipynb", widgets=2)
-    kernel = Kernel(lab.kernel_connection_file())
+    kernel = Kernel(lab.kernel_connection_file("play.ipynb"))
     kernel.run("from milligan_widget import Move")
     yield Notebook(page, kernel, lab, errors, sent, received)
     kernel.close()

@@ -68,9 +68,17 @@ class LabServer:
     def api(self, path: str) -> str:
         return f"{self.url}/api/{path}?token={TOKEN}"
 
-    def kernel_connection_file(self) -> Path:
-        (session,) = _get(self.api("sessions"))
+    def kernel_connection_file(self, notebook: str | None = None) -> Path:
+        """The connection file of the kernel of ``notebook`` (by default: the only one)."""
+        sessions = _get(self.api("sessions"))
+        if notebook is not None:
+            sessions = [s for s in sessions if s["path"].endswith(notebook)]
+        (session,) = sessions
         return self.runtime_dir / f"kernel-{session['kernel']['id']}.json"
+
+    def add_notebook(self, notebook: Path) -> None:
+        """Put another notebook in the server's root folder."""
+        shutil.copy(notebook, self.root / notebook.name)
 
 
 def _isolated_env(base: Path) -> dict[str, str]:

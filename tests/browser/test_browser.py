@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from milligan_widget.widget import sentence
 
 from .conftest import Notebook
+from .lab import ARTIFACTS, REPO, Kernel, LabServer, open_notebook
 
 SEED = 2024
 # A winning line of deal 8 (classic rules), found by milligan_widget.solver.
@@ -357,3 +358,99 @@ def test_reduced_motion_plays_without_animation(notebook: Notebook) -> None:
 def test_no_errors_in_the_browser_console(notebook: Notebook) -> None:
     ours = [e for e in notebook.errors if re.search("mw-|milligan|widget|state", e, re.I)]
     assert ours == []
+
+
+# ------------------------------------------------------------------ learn-the-rules.ipynb
+REPLAY_GAME = """
+from milligan_widget import Game
+_game = Game.new(8)
+for _move in {moves!r}:
+    _game.play(_move)
+_game.set_comment("The A♥ goes home at once: Aces never need to wait.", 2)
+_game.set_comment("Column 1 is empty: only a King may fill it.", 8)
+_game.set_comment("Nothing useful is left: deal the next row.", 10)
+mistakes.show_replay(_game.to_json())
+mistakes.step_to(9)
+"""
+
+
+def _shoot(page: Any, widget: Any, name: str) -> None:
+    """A screenshot of one widget once its animations are over."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    widget.evaluate("el => el.scrollIntoView({block: 'start'})")
+    page.wait_for_function(
+        "el => el.getAnimations({subtree: true})"
+        ".every(a => a.playState !== 'running' || a.effect.getTiming().iterations > 1)",
+        arg=widget.element_handle(),
+    )
+    widget.screenshot(path=str(ARTIFACTS / name))
+
+
+def test_learn_the_rules_notebook_a_lesson_step_by_drag(lab: LabServer, browser: Any) -> None:
+    """The tutorial notebook runs in JupyterLab; the first step is done with the real mouse."""
+    lab.add_notebook(REPO / "examples" / "learn-the-rules.ipynb")
+    context = browser.new_context(viewport={"width": 1280, "height": 1500})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    open_notebook(page, lab, "learn-the-rules.ipynb", widgets=4)
+    kernel = Kernel(lab.kernel_connection_file("learn-the-rules.ipynb"))
+    try:
+        nb = Notebook(page, kernel, lab, errors, [], [])
+        panel = nb.widget.locator(".mw-lesson")
+        feedback = panel.locator('[data-role="feedback"]')
+        next_button = panel.locator('button[data-lesson="next"]')
+        expect(nb.widget).to_have_attribute("data-mode", "lesson")
+        expect(panel.locator(".mw-lesson-title")).to_have_text("The deal")
+        expect(panel.locator(".mw-lesson-count")).to_contain_text("Step 1 of 16")
+        expect(next_button).to_be_disabled()
+        assert kernel.eval("widget.lesson_run.index") == 0
+
+        # Wrong first: the 2♣ before the A♣ springs back, with the engine's reason.
+        reason = kernel.eval("widget.game.explain('2>f1')")
+        drag(nb, nb.pile("t2").locator('[data-card="2C"]'), nb.pile("f1"))
+        expect(feedback).to_have_attribute("data-kind", "illegal")
+        expect(feedback).to_have_text(sentence(reason))
+        expect(page.locator(".mw-ghost")).to_have_count(0)
+        expect(nb.pile("t2").locator('[data-card="2C"]')).to_be_visible()
+        assert kernel.eval("widget.lesson_run.moves_done") == 0
+        _shoot(page, nb.widget, "lesson-refused.png")
+
+        # Then the task, by real drags: the A♣ home, then the 2♣ on it.
+        drag(nb, nb.pile("t1").locator('[data-card="AC"]'), nb.pile("f1"))
+        expect(feedback).to_have_attribute("data-kind", "correct")
+        expect(nb.pile("f1").locator('[data-card="AC"]')).to_have_count(1)
+        drag(nb, nb.pile("t2").locator('[data-card="2C"]'), nb.pile("f1"))
+        expect(feedback).to_have_attribute("data-kind", "done")
+        expect(next_button).to_be_enabled()
+        assert kernel.eval("widget.lesson_run.step_done") is True
+        assert kernel.eval("widget.lesson_run.summary()['completed']") == [0]
+        assert kernel.eval("[str(m) for m in widget.game.history]") == ["1>f1", "2>f1"]
+
+        set_theme(nb, "JupyterLab Light")
+        _shoot(page, nb.widget, "lesson-light.png")
+        set_theme(nb, "JupyterLab Dark")
+        _shoot(page, nb.widget, "lesson-dark.png")
+
+        # The replay viewer, in the second widget: stepped by its buttons and a key.
+        viewer = page.locator(".mw-root").nth(1)
+        kernel.run(REPLAY_GAME.format(moves=WIN_8.split()[:10]))
+        expect(viewer).to_have_attribute("data-mode", "replay")
+        counter = viewer.locator(".mw-replay-count")
+        expect(counter).to_have_text("Move 9 of 10")
+        viewer.locator('.mw-replay button[data-replay="forward"]').click()
+        expect(counter).to_have_text("Move 10 of 10")
+        assert kernel.eval("len(mistakes.game.history)") == 10
+        viewer.locator('.mw-replay button[data-replay="back"]').click()
+        viewer.locator('.mw-replay button[data-replay="back"]').click()
+        expect(counter).to_have_text("Move 8 of 10")
+        expect(viewer.locator(".mw-move.mw-current")).to_contain_text("only a King may fill it")
+        assert kernel.eval("len(mistakes.game.history)") == 8
+        assert kernel.eval("mistakes.game.comments[8]").startswith("Column 1 is empty")
+        _shoot(page, viewer, "replay-dark.png")
+        set_theme(nb, "JupyterLab Light")
+        _shoot(page, viewer, "replay-light.png")
+        assert [e for e in errors if re.search("mw-|milligan|widget", e, re.I)] == []
+    finally:
+        kernel.close()
+        context.close()
