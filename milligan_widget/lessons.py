@@ -208,23 +208,40 @@ def _check_goal(step: Step) -> None:
 
 
 def _matching_mistake(step: Step, game: Game, move: Move) -> str | None:
-    """The words for ``move`` if it is one of the step's listed mistakes (same move, the
-    same position reached, or the same refusal from the same pile)."""
+    """The words for ``move`` if it is one of the step's listed mistakes: the same move, or
+    one reaching the same position, or one refused for the same reason (any count, since a
+    drag names its cards) while the card it would lift is still the one the mistake meant."""
     for mistake, words in step.mistakes.items():
-        if _same_attempt(game, move, mistake):
+        if _same_attempt(game, move, mistake, step.position):
             return words
     return None
 
 
-def _same_attempt(game: Game, a: Move, b: Move) -> bool:
+def _same_attempt(game: Game, a: Move, b: Move, staged: Game) -> bool:
+    if _top_card(game, b) != _top_card(staged, b):
+        return False  # the mistake was written about another card
     if a == b:
         return True
     reason_a, reason_b = game.explain(a), game.explain(b)
     if reason_a is None and reason_b is None:
         return _key_after(game, a) == _key_after(game, b)
-    if reason_a is None or reason_b is None or a.source != b.source or a.count != b.count:
+    if reason_a is None or reason_b is None or a.source != b.source:
         return False
     return reason_a == reason_b or a.target[0] == b.target[0] == "f"
+
+
+def _top_card(game: Game, move: Move) -> Card | None:
+    """The card on top of the move's source pile (``None`` for the stock or an empty pile)."""
+    source = move.source
+    if source.startswith("t"):
+        pile = game.tableau[int(source[1:]) - 1]
+    elif source.startswith("f"):
+        pile = game.foundations[int(source[1:]) - 1]
+    elif source.startswith("c"):
+        pile = tuple(c for c in game.cells[int(source[1:]) - 1 : int(source[1:])] if c)
+    else:
+        pile = game.reserve if source == "reserve" else ()
+    return pile[-1] if pile else None
 
 
 def _key_after(game: Game, move: Move) -> tuple:

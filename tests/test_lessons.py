@@ -372,3 +372,17 @@ def test_leftovers_and_stage():
         leftovers({1: "2H 2H"}, foundations={5: "3H"})
     game = stage({1: "AH"}, foundations={5: None, 6: None}, stock="KS")
     assert game.stock_count == 26 and str(game.foundations[4:6]) == "((), ())"
+
+
+def test_a_listed_mistake_matches_a_drag_and_only_while_its_card_is_there():
+    step = Step(
+        "Colours", "Put Q♥ and then J♣ on the black King.",
+        stage({1: "KD", 2: "JC QH", 3: "KS"}),
+        moves=["2>3", "2>3"], mistakes={"2>1": "Q♥ and K♦ are both red."},
+    )
+    run = LessonRun(Lesson("Colours", [step]))
+    dragged = run.attempt("2:1>1")  # a drag names its count
+    assert not dragged.legal and "both red" in dragged.message
+    assert run.attempt("2>3").correct
+    moved_on = run.attempt("2>1")  # now the J♣: the Q♥ mistake no longer applies
+    assert not moved_on.legal and "Q♥ and K♦" not in moved_on.message
