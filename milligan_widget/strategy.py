@@ -97,11 +97,11 @@ def random_player(rng: _random.Random | None = None) -> Strategy:
     """A strategy playing a uniformly random move that reaches a new position."""
     rng = rng or _random.Random()
 
-    def random_move(game: Game) -> Move | None:
+    def random_player(game: Game) -> Move | None:
         moves = game.new_position_moves()
         return rng.choice(moves) if moves else None
 
-    return random_move
+    return random_player
 
 
 def hint(game: Game) -> tuple[Move, str] | None:
@@ -141,12 +141,14 @@ def play_games(
     max_moves: int = 2000,
     progress: bool = True,
 ) -> list[GameResult]:
-    """Play every numbered deal in ``seeds`` with ``strategy`` (a progress bar if ``progress``)."""
+    """Play every numbered deal in ``seeds`` with ``strategy``; with ``progress``, a progress
+    bar named after the strategy."""
     seeds = list(seeds)
     if progress:
         from tqdm.auto import tqdm
 
-        seeds = tqdm(seeds, desc="deals", unit="deal")
+        name = getattr(strategy, "__name__", "strategy").replace("_", " ")
+        seeds = tqdm(seeds, desc=name, unit="deal")
     results = []
     for seed in seeds:
         game = play_game(Game.new(seed, rules), strategy, max_moves)
