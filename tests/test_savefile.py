@@ -405,3 +405,18 @@ def test_comments_follow_the_line_of_play(tmp_path):
     loaded = Game.load(write(tmp_path, game.to_json(), "branched.json"))
     assert loaded.history[-1] == Move.parse("7>2")
     assert loaded.comments == {}
+
+
+def test_a_position_without_history_saves_as_itself(tmp_path):
+    game = Game.new(5)
+    for move in ("2>6", "d", "d"):
+        game.play(move)
+    *_, (_, position) = game.replay()
+    assert position.history == [] and position.seed is None and position.deck is None
+    path = tmp_path / "position.json"
+    position.save(path)
+    loaded = Game.load(path)
+    assert loaded == position == game
+    loaded.deal()  # the stock kept its order
+    game.deal()
+    assert loaded == game
