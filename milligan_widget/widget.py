@@ -11,11 +11,24 @@ illegal one; and the *replay viewer* (:meth:`MilliganWidget.show_replay`), which
 through a game's moves with the engine's undo/redo (about 0.5 ms a step, view included).
 A mode's fixed data (the lesson's step titles, the replay's move list) goes in the
 ``panel`` trait once, when the mode starts; each view carries only where it is.
+
+The solver works in background threads so that the kernel keeps handling clicks: a hint
+(:mod:`milligan_widget.solver`, ``hint_time`` seconds, else the greedy heuristic) shows
+"thinking…" at once and answers with one update when done; the optional "still winnable?"
+indicator (``check_winnable=True`` or the toolbar's box) is checked after each move in one
+worker thread, which always takes the newest position and whose stale results are dropped;
+:meth:`MilliganWidget.show_solution` plays the solver's line one move at a time (the browser
+never gets the list, which would reveal the stock's order) until it ends or is stopped.
+The solver is pure Python, so a thread shares the interpreter with the kernel; Python
+switches threads every few milliseconds, so a click waits milliseconds, not seconds.
 """
 
 from __future__ import annotations
 
+import functools
 import random
+import sys
+import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -24,7 +37,7 @@ from typing import Any
 import anywidget
 import traitlets
 
-from milligan_widget import PRESETS, Game, IllegalMoveError, Move, Rules
+from milligan_widget import PRESETS, Game, IllegalMoveError, Move, Rules, solver
 from milligan_widget import view as views
 from milligan_widget.lessons import Feedback, Lesson, LessonRun
 
@@ -35,6 +48,8 @@ REQUEST_TYPES = (
     "next", "previous",  # lesson mode: the next or previous step
     "seek",  # replay viewer: show the position after ``ply`` moves
     "close",  # leave the lesson or the replay viewer
+    "solution", "stop",  # play the solver's solution back; stop it
+    "winnable",  # the "still winnable?" indicator on or off ({"on": true})
 )  # fmt: skip
 MODES = ("play", "lesson", "replay")
 # What each mode refuses from the browser, and why.
@@ -48,6 +63,11 @@ NOT_IN_REPLAY = (
     "This is a replay: step through it with the controls, or close the viewer to play on."
 )
 NOT_IN_PLAY = "That control belongs to a lesson or a replay."
+NOT_IN_LESSON["solution"] = "The solution is for a game: finish or close the lesson first."
+HINT_TIME = 2.0  # seconds the solver has for a hint
+WINNABLE_TIME = 3.0  # seconds the solver has for the "still winnable?" indicator
+THREAD_STACK = 256 * 1024 * 1024  # the solver's depth-first search recurses deeply
+_spawn_lock = threading.Lock()
 
 MoveCallback = Callable[[Move], Any]
 
@@ -70,6 +90,28 @@ class ModeError(IllegalMoveError):
     """An action that makes no sense in the widget's mode (a lesson, the replay viewer)."""
 
 
+def _locked(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Run ``method`` holding the widget's lock: the solver's threads publish too."""
+
+    @functools.wraps(method)
+    def wrapper(self: MilliganWidget, *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return wrapper
+
+
+class _Job:
+    """One background task (a hint or a solution playback) for one position."""
+
+    def __init__(self, position: tuple[Any, ...]) -> None:
+        self.position = position
+        self.stop = threading.Event()
+        self.thread: threading.Thread | None = None
+        self.result: Any = None
+        self.played = 0
+
+
 class MilliganWidget(anywidget.AnyWidget):
     """A playable Miss Milligan layout bound to an engine :class:`Game`.
 
@@ -85,6 +127,9 @@ class MilliganWidget(anywidget.AnyWidget):
     rules_info = traitlets.Dict().tag(sync=True)
     panel = traitlets.Dict({"mode": "play"}).tag(sync=True)
     four_colour = traitlets.Bool(False).tag(sync=True, echo_update=False)
+    # The "still winnable?" indicator: {"enabled": bool, "state": None | "checking" |
+    # "winnable" | "unwinnable" | "unknown"} (None: nothing to show in this mode).
+    analysis = traitlets.Dict({"enabled": False, "state": None}).tag(sync=True)
 
     def __init__(
         self,
@@ -94,9 +139,26 @@ class MilliganWidget(anywidget.AnyWidget):
         game: Game | None = None,
         lesson: Lesson | LessonRun | None = None,
         replay_viewer: bool = False,
+        hint_time: float = HINT_TIME,
+        check_winnable: bool = False,
+        winnable_time: float = WINNABLE_TIME,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
+        self._lock = threading.RLock()
+        #: Seconds the solver has for a hint (0: the greedy heuristic alone, at once).
+        self.hint_time = hint_time
+        #: Seconds the solver has to check "still winnable?" after each move.
+        self.winnable_time = winnable_time
+        self._hint_job: _Job | None = None
+        self._solution_job: _Job | None = None
+        self._check_on = check_winnable
+        self._check_gen = 0
+        self._checked: tuple[Any, ...] | None = None
+        self._pending: tuple[int, Game] | None = None
+        self._wake = threading.Condition(self._lock)
+        self._checker: threading.Thread | None = None
+        self._solving = False  # the indicator's worker is checking a position
         self._callbacks: list[MoveCallback] = []
         self._rev = 0
         self._run: LessonRun | None = None
@@ -117,7 +179,9 @@ class MilliganWidget(anywidget.AnyWidget):
         return self._run.game if self._run is not None else self._game
 
     @game.setter
+    @_locked
     def game(self, game: Game) -> None:
+        self._cancel_solution()
         self._game = game
         self._run = None
         self._replay = None
@@ -138,6 +202,7 @@ class MilliganWidget(anywidget.AnyWidget):
         return self._run
 
     # ----------------------------------------------------------------- Python API
+    @_locked
     def play(self, move: Move | str) -> Move:
         """Play a move (a :class:`Move` or its notation such as ``"3>5"``).
 
@@ -153,11 +218,13 @@ class MilliganWidget(anywidget.AnyWidget):
             raise IllegalMoveError(str(exc)) from exc
         return self._apply(parsed)
 
+    @_locked
     def deal(self) -> Move:
         """Deal a row from the stock."""
         self._forbid_in("replay", NOT_IN_REPLAY)
         return self._apply(Move.deal())
 
+    @_locked
     def undo(self) -> Move:
         """Take back the last move (in a lesson: the last move of this step)."""
         self._forbid_in("replay", NOT_IN_REPLAY)
@@ -169,6 +236,7 @@ class MilliganWidget(anywidget.AnyWidget):
         self._publish(message=f"Undone: {self.game.describe(move)}")
         return move
 
+    @_locked
     def redo(self) -> Move:
         """Play again the last undone move."""
         self._forbid_in("replay", NOT_IN_REPLAY)
@@ -181,24 +249,267 @@ class MilliganWidget(anywidget.AnyWidget):
         self._publish(message=f"Redone: {before.describe(move)}", last=_last(before, move))
         return move
 
-    def hint(self) -> tuple[Move | None, str] | None:
-        """Highlight a good move in the layout and say why; returns it too.
+    def hint(self, wait: bool = True) -> tuple[Move | None, str] | None:
+        """Highlight a good move in the layout and say why; returns it too (with ``wait``).
+
+        The solver has :attr:`hint_time` seconds (default 2): when it finds a win, its first
+        move (so following the hint never throws away a win), else the greedy heuristic's
+        move; the message begins with which one ("Solver: …" or "Heuristic: …"). The layout
+        shows "thinking…" at once; the solver works in a background thread, and a hint for a
+        position the player has left meanwhile is dropped. ``wait=False`` returns at once
+        (None), as a click in the browser does.
 
         In a lesson: the step's hint, with the move that does the next part of the task.
         """
         self._forbid_in("replay", NOT_IN_REPLAY)
         if self._run is not None:
-            words, move = self._run.hint(), self._run.show()
-            self._publish(message=f"Hint: {words}", kind="hint", hint=move)
+            with self._lock:
+                words, move = self._run.hint(), self._run.show()
+                self._publish(message=f"Hint: {words}", kind="hint", hint=move)
             return move, words
+        if self.hint_time <= 0:
+            with self._lock:
+                return self._heuristic_hint()
+        job = self._start_hint()
+        if not wait:
+            return None
+        assert job.thread is not None
+        job.thread.join()
+        found = job.result
+        return (found.move, found.reason) if found is not None else None
+
+    def _heuristic_hint(self) -> tuple[Move, str] | None:
         found = self.game.hint()
         if found is None:
             self._publish(message="No useful move is left.", kind="hint")
             return None
         move, why = found
-        self._publish(message=f"Hint: {self.game.describe(move)} — {why}.", kind="hint", hint=move)
+        message = f"Heuristic: {self.game.describe(move)} — {why}."
+        self._publish(message=message, kind="hint", hint=move)
         return found
 
+    @_locked
+    def _start_hint(self) -> _Job:
+        """Show "thinking…" and ask the solver in a background thread (one job at a time:
+        asking again for the same position waits for the same answer)."""
+        position = self._position()
+        job = self._hint_job
+        if job is not None and job.position == position and job.result is None:
+            return job
+        job = self._hint_job = _Job(position)
+        seconds = f"{self.hint_time:g}"
+        self._publish(message=f"Thinking… (the solver has up to {seconds} s)", kind="thinking")
+        job.thread = self._spawn(self._hint_worker, job, self.game.copy(), self.hint_time)
+        return job
+
+    def _hint_worker(self, job: _Job, game: Game, time_limit: float) -> None:
+        try:
+            found = solver.hint(game, time_limit=time_limit)
+        except Exception as exc:  # never leave the player thinking forever
+            self.log.exception("MilliganWidget hint failed")
+            with self._lock:
+                if self._hint_job is job:
+                    self._hint_job = None
+                    if self._position() == job.position:
+                        self._refuse(f"Internal error: {exc}")
+            return
+        with self._lock:
+            job.result = found
+            if self._hint_job is not job:
+                return
+            self._hint_job = None
+            if self._position() != job.position:
+                return  # the player moved on: this hint is for a position no longer shown
+            if found is None:
+                self._publish(message="No useful move is left.", kind="hint")
+                return
+            name = "Solver" if found.source == "solver" else "Heuristic"
+            message = f"{name}: {self.game.describe(found.move)} — {found.reason}."
+            self._publish(message=message, kind="hint", hint=found.move)
+
+    # ------------------------------------------------------- still winnable? / solution
+    @property
+    def check_winnable(self) -> bool:
+        """Whether the "still winnable?" indicator is on: after each move the solver checks
+        the position in a background thread for :attr:`winnable_time` seconds and the
+        toolbar shows "checking…", then "winnable ✓", "lost for good ✗" or "unknown ?"."""
+        return self._check_on
+
+    @check_winnable.setter
+    @_locked
+    def check_winnable(self, on: bool) -> None:
+        self._check_on = bool(on)
+        self._checked = None
+        with self.hold_sync():
+            self._update_analysis()
+
+    @_locked
+    def _update_analysis(self) -> None:
+        """Set :attr:`analysis` for the position on show, queueing a check when it is new."""
+        if not self._check_on or self.mode != "play":
+            self._checked = None
+            self._check_gen += 1
+            self._pending = None
+            self._set_analysis(None)
+            return
+        position = self._position()
+        if position == self._checked:
+            return
+        self._checked = position
+        self._check_gen += 1
+        status = self.game.status
+        if status != "playing":
+            self._pending = None
+            self._set_analysis(solver.WINNABLE if status == "won" else solver.UNWINNABLE)
+            return
+        self._pending = (self._check_gen, self.game.copy())
+        self._set_analysis("checking")
+        if self._checker is None or not self._checker.is_alive():
+            self._checker = self._spawn(self._check_worker)
+        self._wake.notify_all()
+
+    def _set_analysis(self, state: str | None) -> None:
+        value = {"enabled": self._check_on, "state": state}
+        if self.analysis != value:
+            self.analysis = value
+
+    def _check_worker(self) -> None:
+        """Check the newest queued position, one at a time; drop stale results."""
+        while True:
+            with self._lock:
+                while self._pending is None:
+                    if not self._wake.wait(timeout=30) and self._pending is None:
+                        self._checker = None
+                        return  # idle: the next check starts a new worker
+                gen, game = self._pending
+                self._pending = None
+                self._solving = True
+                time_limit = self.winnable_time
+            try:
+                status = solver.solve(game, time_limit=time_limit).status
+            except Exception:
+                self.log.exception("MilliganWidget winnable check failed")
+                status = solver.UNKNOWN
+            with self._lock:
+                self._solving = False
+                if gen == self._check_gen:  # else the position changed: a stale result
+                    self._set_analysis(status)
+
+    def show_solution(
+        self, time_limit: float = 10.0, delay: float = 0.4, wait: bool = False
+    ) -> None:
+        """Play the solver's solution back in the widget, from the position on show.
+
+        The solver has ``time_limit`` seconds; then its moves are played one at a time, one
+        every ``delay`` seconds, in a background thread (so the Stop button, :meth:`stop`
+        and other clicks still work; any move by the player stops it too). Returns at once
+        unless ``wait``. The browser sees each move only as it is played.
+        """
+        self._forbid_in("replay", NOT_IN_REPLAY)
+        self._forbid_in("lesson", NOT_IN_LESSON["solution"])
+        with self._lock:
+            self._cancel_solution()
+            job = self._solution_job = _Job(self._position())
+            message = f"Thinking… the solver looks for a win (up to {time_limit:g} s)"
+            self._publish(message=message, kind="thinking")
+            game = self.game.copy()
+            job.thread = self._spawn(self._solution_worker, job, game, time_limit, delay)
+        if wait:
+            job.thread.join()
+
+    @_locked
+    def stop(self) -> bool:
+        """Stop the solution playing back (:meth:`show_solution`); False if none was."""
+        job = self._solution_job
+        if job is None:
+            return False
+        self._cancel_solution()
+        moves = f"{job.played} move{'s' if job.played != 1 else ''}"
+        self._publish(message=f"Solution stopped after {moves}.")
+        return True
+
+    def wait(self, timeout: float | None = 30.0) -> bool:
+        """Wait until the hint, the solution playback and the indicator's checks are done
+        (for scripts and tests); False on timeout."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        for job in (self._hint_job, self._solution_job):
+            thread = job.thread if job is not None else None
+            if thread is not None:
+                thread.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
+                if thread.is_alive():
+                    return False
+        while self.analysis.get("state") == "checking" or self._pending or self._solving:
+            if deadline is not None and time.monotonic() > deadline:
+                return False
+            time.sleep(0.01)
+        return True
+
+    def _cancel_solution(self) -> None:
+        job = self._solution_job
+        if job is not None:
+            job.stop.set()
+            self._solution_job = None
+
+    def _solution_worker(self, job: _Job, game: Game, time_limit: float, delay: float) -> None:
+        try:
+            result = solver.solve(game, time_limit=time_limit)
+        except Exception as exc:
+            self.log.exception("MilliganWidget solution failed")
+            result = solver.SolveResult(solver.UNKNOWN)
+            error = str(exc)
+        else:
+            error = ""
+        job.result = result
+        count = len(result.moves)
+        for ply, move in enumerate(result.moves, 1):
+            with self._lock:
+                if job.stop.is_set() or self._solution_job is not job:
+                    return
+                if self._position() != job.position:
+                    self._solution_job = None
+                    self._publish(message="Solution stopped: the position changed.")
+                    return
+                if ply == count:
+                    self._solution_job = None  # the last move's view has no Stop button
+                try:
+                    self._apply(move, prefix=f"Solution {ply}/{count}: ")
+                except IllegalMoveError:
+                    self._solution_job = None
+                    return
+                job.played = ply
+                job.position = self._position()
+            if ply < count and job.stop.wait(delay):
+                return
+        with self._lock:
+            if count or job.stop.is_set() or self._solution_job is not job:
+                return
+            self._solution_job = None
+            if error:
+                self._refuse(f"Internal error: {error}")
+            elif result.status == solver.UNWINNABLE:
+                self._publish(message="Solver: this position can no longer be won.", kind="hint")
+            elif game.status == "won":
+                self._publish(message="All cards are home already.")
+            else:
+                self._publish(message=f"Solver: no win found within {time_limit:g} s.", kind="hint")
+
+    def _position(self) -> tuple[Any, ...]:
+        """What identifies the position on show (and the game it belongs to)."""
+        return (self.mode, id(self.game), tuple(str(m) for m in self.game.history))
+
+    def _spawn(self, target: Callable[..., Any], *args: Any) -> threading.Thread:
+        _deep_recursion()
+        with _spawn_lock:  # a big stack for the solver's recursion, for this thread only
+            size = threading.stack_size()
+            threading.stack_size(THREAD_STACK)
+            try:
+                thread = threading.Thread(target=target, args=args, daemon=True)
+                thread.start()
+            finally:
+                threading.stack_size(size)
+        return thread
+
+    @_locked
     def autoplay(self) -> list[Move]:
         """Play every safe card to the foundations."""
         self._forbid_in("replay", NOT_IN_REPLAY)
@@ -215,6 +526,7 @@ class MilliganWidget(anywidget.AnyWidget):
             self._notify(move)
         return moves
 
+    @_locked
     def new_game(self, seed: int | None = None, rules: str | Rules | None = None) -> Game:
         """Start a new deal (random when ``seed`` is None), with these rules or the same.
 
@@ -223,6 +535,7 @@ class MilliganWidget(anywidget.AnyWidget):
         self.game = Game.new(_pick_seed(seed), rules)
         return self.game
 
+    @_locked
     def restart(self) -> None:
         """Back to the start of this deal (in a lesson: of this step)."""
         self._forbid_in("replay", NOT_IN_REPLAY)
@@ -233,6 +546,7 @@ class MilliganWidget(anywidget.AnyWidget):
         self._started = time.monotonic()
         self._publish(message="Restarted this deal.")
 
+    @_locked
     def goto(self, n: int) -> None:
         """Show the position after the first ``n`` moves of the history (undo/redo).
 
@@ -286,6 +600,7 @@ class MilliganWidget(anywidget.AnyWidget):
             self._callbacks.append(callback)
 
     # ------------------------------------------------------------------ lesson mode
+    @_locked
     def start_lesson(self, lesson: Lesson | LessonRun, start: int = 0) -> LessonRun:
         """Teach ``lesson`` (e.g. :func:`~milligan_widget.tutorial.learn_the_rules`): the
         layout shows each step's position and a lesson panel; every move is checked against
@@ -296,11 +611,13 @@ class MilliganWidget(anywidget.AnyWidget):
             run = LessonRun(lesson, start)
         else:
             raise TypeError(f"start_lesson needs a Lesson or a LessonRun, not {lesson!r}")
+        self._cancel_solution()
         self._replay = None
         self._run = run
         self._publish(message="", panel_changed=True)
         return run
 
+    @_locked
     def stop_lesson(self) -> None:
         """Leave the lesson and show the game that was on show before it."""
         if self._run is None:
@@ -308,6 +625,7 @@ class MilliganWidget(anywidget.AnyWidget):
         self._run = None
         self._publish(message="Lesson closed: back to the game.", panel_changed=True)
 
+    @_locked
     def attempt(self, move: Move | str) -> Feedback:
         """Try ``move`` on the lesson's step: it is played only if it is (part of) the task.
 
@@ -324,29 +642,34 @@ class MilliganWidget(anywidget.AnyWidget):
         last = _last(before, matched) if feedback.correct else None
         return self._lesson_feedback(feedback, last)
 
+    @_locked
     def next_step(self) -> bool:
         """Go on to the lesson's next step (done or not); False after the last one."""
         moved = self._require_lesson().next_step() is not None
         self._show_step("That was the last step." if not moved else "")
         return moved
 
+    @_locked
     def previous_step(self) -> bool:
         """Go back one step; False at the first."""
         moved = self._require_lesson().previous_step() is not None
         self._show_step("This is the first step." if not moved else "")
         return moved
 
+    @_locked
     def restart_step(self) -> None:
         """Back to the staged position of this step."""
         self._require_lesson().restart_step()
         self._show_step("Step restarted.")
 
+    @_locked
     def goto_step(self, index: int) -> None:
         """Go to step ``index`` of the lesson (from 0), freshly staged."""
         self._require_lesson().goto(index)
         self._show_step("")
 
     # ------------------------------------------------------------------ replay viewer
+    @_locked
     def show_replay(self, game: Game | str | Path | None = None, ply: int = 0) -> None:
         """Show a game's moves one at a time, with a move list, first / previous / next /
         last buttons and a slider. ``game``: a :class:`Game`, saved JSON text or a path to a
@@ -358,6 +681,7 @@ class MilliganWidget(anywidget.AnyWidget):
             saved = _as_saved_game(game)
             if saved is None:
                 raise TypeError("show_replay needs a Game, its saved JSON text or a path to it")
+        self._cancel_solution()
         line, comments = saved.history, saved.comments
         board = saved.copy()
         board.restart()
@@ -381,6 +705,7 @@ class MilliganWidget(anywidget.AnyWidget):
             board.redo()
         self._publish(message=self._replay_message(), rules_changed=True, panel_changed=True)
 
+    @_locked
     def step_to(self, n: int) -> None:
         """Show the position after the first ``n`` moves of the replay (0: the deal)."""
         if self._replay is None:
@@ -400,6 +725,7 @@ class MilliganWidget(anywidget.AnyWidget):
             game.redo()
         self._publish(message=self._replay_message(), last=last)
 
+    @_locked
     def stop_replay(self) -> None:
         """Close the replay viewer and play on from the position shown (the later moves
         stay available to redo)."""
@@ -409,6 +735,7 @@ class MilliganWidget(anywidget.AnyWidget):
         self._publish(message="Play on from here.", panel_changed=True)
 
     # ------------------------------------------------------------ request handling
+    @_locked
     def _on_custom_msg(self, _widget: Any, content: Any, _buffers: Any = None) -> None:
         """Handle one request from the front end; never raises."""
         try:
@@ -432,6 +759,8 @@ class MilliganWidget(anywidget.AnyWidget):
             self._forbid_in("lesson", NOT_IN_LESSON[kind])
         if mode == "play" and kind in ("next", "previous", "seek", "close"):
             self._forbid_in("play", NOT_IN_PLAY)
+        if kind not in ("stop", "winnable"):
+            self._cancel_solution()  # the player takes over from the solution playing back
         if kind == "move":
             self._apply(_parse_move_request(content, _pile_names(self.game)))
         elif kind == "deal":
@@ -441,7 +770,17 @@ class MilliganWidget(anywidget.AnyWidget):
         elif kind == "redo":
             self.redo()
         elif kind == "hint":
-            self.hint()
+            self.hint(wait=False)
+        elif kind == "solution":
+            self.show_solution()
+        elif kind == "stop":
+            if not self.stop():
+                self._publish(message="Nothing to stop.")
+        elif kind == "winnable":
+            on = content.get("on")
+            if not isinstance(on, bool):
+                raise RequestError("'on' must be true or false")
+            self.check_winnable = on
         elif kind == "auto":
             self.autoplay()
         elif kind == "restart":
@@ -459,7 +798,7 @@ class MilliganWidget(anywidget.AnyWidget):
         elif kind == "close":
             self.stop_lesson() if mode == "lesson" else self.stop_replay()
 
-    def _apply(self, move: Move, comment: str | None = None) -> Move:
+    def _apply(self, move: Move, comment: str | None = None, prefix: str = "") -> Move:
         """Play ``move`` through the engine and publish, or refuse with the reason.
 
         In a lesson the move goes through the lesson's check instead (:meth:`attempt`)."""
@@ -482,7 +821,7 @@ class MilliganWidget(anywidget.AnyWidget):
         if comment:
             self.game.set_comment(comment)
             description = f"{description} — {comment}"
-        self._publish(message=description, last=last)
+        self._publish(message=prefix + description, last=last)
         self._notify(played)
         return played
 
@@ -554,6 +893,7 @@ class MilliganWidget(anywidget.AnyWidget):
     def _refuse(self, reason: str) -> None:
         self._publish(message=reason, kind="error")
 
+    @_locked
     def _publish(
         self,
         message: str = "",
@@ -585,6 +925,7 @@ class MilliganWidget(anywidget.AnyWidget):
             elapsed=elapsed,
         )
         new_view["mode"] = mode
+        new_view["busy"] = "solution" if self._solution_job is not None else None
         if self._run is not None:
             new_view["lesson"] = self._run.summary()
         elif self._replay is not None:
@@ -598,6 +939,7 @@ class MilliganWidget(anywidget.AnyWidget):
             if panel_changed:
                 self.panel = self._panel()
             self.view = new_view
+            self._update_analysis()
 
     def _panel(self) -> dict[str, Any]:
         """What a mode's panel shows that does not change from one move to the next."""
@@ -633,6 +975,18 @@ class MilliganWidget(anywidget.AnyWidget):
 def sentence(text: str) -> str:
     """The engine's plain words as a sentence on the message line (capital first letter)."""
     return text[:1].upper() + text[1:]
+
+
+def _deep_recursion() -> None:
+    """Let the solver recurse as deep as it needs in any thread, once and for good.
+
+    :func:`solver.solve` raises the recursion limit and restores it when done; two solves
+    running at once (a hint while the indicator checks) could restore it under each other,
+    so the limit is raised once, here, before any background solve starts.
+    """
+    needed = 4 * solver.MAX_DEPTH + 1000
+    if sys.getrecursionlimit() < needed:
+        sys.setrecursionlimit(needed)
 
 
 def _pick_seed(seed: int | None) -> int:

@@ -150,14 +150,19 @@ def test_stock_order_never_reaches_the_browser() -> None:
     shuffled = middle[::-1]
     deck_a = cards
     deck_b = cards[:20] + shuffled + cards[84:]
-    a = MilliganWidget(game=Game.from_deck(deck_a))
-    b = MilliganWidget(game=Game.from_deck(deck_b))
+    a = MilliganWidget(game=Game.from_deck(deck_a), hint_time=0)
+    b = MilliganWidget(game=Game.from_deck(deck_b), hint_time=0)
     assert a.game.tableau == b.game.tableau
     assert json.dumps(a.view, sort_keys=True) == json.dumps(b.view, sort_keys=True)
     browser_a, browser_b = Browser(a), Browser(b)
     browser_a.request({"type": "hint"})
     browser_b.request({"type": "hint"})
     assert browser_a.sent == browser_b.sent
+    # The solver sees the stock, so its hint may differ, but it is one move, never a line.
+    for widget in (a, b):
+        widget.hint_time = 0.5
+        widget.hint()
+        assert isinstance(widget.view["hint"], dict) and "moves" not in widget.view
 
 
 def _full_deck() -> list[Any]:
@@ -304,11 +309,12 @@ def test_deal_undo_redo_restart_requests() -> None:
 
 
 def test_hint_highlights_a_move_and_says_why() -> None:
-    widget = MilliganWidget(seed=2)
+    widget = MilliganWidget(seed=2, hint_time=0)  # the greedy heuristic alone, at once
     browser = Browser(widget)
     view = browser.updated_view(browser.request({"type": "hint"}))
     move, why = widget.game.hint()
     assert view["kind"] == "hint" and why in view["message"]
+    assert view["message"].startswith("Heuristic: ")
     assert view["hint"]["text"] == str(move)
     assert snapshot(widget.game)[-1] == ()
 
@@ -710,3 +716,187 @@ def test_the_animated_replay_keeps_the_comments(tmp_path) -> None:
     assert widget.view["message"].endswith("— a second row")
     widget.save(tmp_path / "again.json")
     assert Game.load(tmp_path / "again.json").comments == saved.comments
+
+
+# ------------------------------------------------------------------ the solver in the widget
+class SlowSolver:
+    """Stands in for ``solver.solve`` / ``solver.hint``: each call waits to be released."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, status: str = "winnable") -> None:
+        import threading
+
+        from milligan_widget import solver
+
+        self.status = status
+        self.calls: list[Game] = []
+        self.started = threading.Semaphore(0)
+        self.release = threading.Semaphore(0)
+        real_solve = solver.solve
+
+        def solve(game: Game, time_limit: float = 10.0, node_limit: int | None = None):
+            self.calls.append(game)
+            self.started.release()
+            assert self.release.acquire(timeout=10), "never released"
+            result = real_solve(game, time_limit=0.05)
+            return solver.SolveResult(self.status, result.moves)
+
+        monkeypatch.setattr(solver, "solve", solve)
+
+    def wait_started(self) -> None:
+        assert self.started.acquire(timeout=10), "the solver was never called"
+
+
+def test_solver_hints_are_legal_and_keep_deal_8_winnable() -> None:
+    from milligan_widget.solver import solve
+
+    widget = MilliganWidget(seed=8)
+    assert widget.hint_time == 2.0
+    browser = Browser(widget)
+    for _ in range(3):
+        view = browser.updated_view(browser.request({"type": "hint"}))
+        assert view["kind"] == "thinking" and "thinking" in view["message"].lower()
+        assert view["hint"] is None
+        assert widget.wait(10)
+        answer = browser.updated_view(browser.sent[-1:])
+        assert answer["kind"] == "hint" and answer["message"].startswith("Solver: ")
+        move = Move.parse(answer["hint"]["text"])
+        assert move in widget.game.legal_moves or widget.game.explain(move) is None
+        widget.play(move)
+    assert solve(widget.game, time_limit=10).status == "winnable"
+
+
+def test_a_hint_that_finds_no_win_says_heuristic(monkeypatch) -> None:
+    from milligan_widget import solver
+
+    monkeypatch.setattr(
+        solver, "solve", lambda game, time_limit=0, node_limit=None: solver.SolveResult("unknown")
+    )
+    widget = MilliganWidget(seed=2)
+    move, why = widget.hint()
+    assert widget.view["message"].startswith("Heuristic: ") and "could not decide" in why
+    assert (move, why.split(" (")[0]) == widget.game.hint()
+
+
+def test_the_kernel_handles_clicks_while_the_solver_thinks(monkeypatch, widget_with_move) -> None:
+    import time
+
+    widget, move = widget_with_move
+    slow = SlowSolver(monkeypatch, status="unknown")
+    browser = Browser(widget)
+    browser.request({"type": "hint"})
+    slow.wait_started()
+    start = time.perf_counter()
+    view = browser.updated_view(browser.request(_move(move.source, move.target, 1)))
+    assert time.perf_counter() - start < 0.5 and view["stats"]["moves"] == 1
+    count = len(browser.sent)
+    slow.release.release()
+    assert widget.wait(10)
+    assert len(browser.sent) == count  # the hint was for the position before: dropped
+    assert widget.view["kind"] != "hint"
+
+
+def test_the_indicator_checks_in_the_background_and_drops_stale_results(
+    monkeypatch, widget_with_move
+) -> None:
+    widget, move = widget_with_move
+    slow = SlowSolver(monkeypatch, status="unknown")
+    browser = Browser(widget)
+    assert widget.analysis == {"enabled": False, "state": None}
+    sent = browser.request({"type": "winnable", "on": True})
+    assert [m["state"] for m in sent] == [{"analysis": {"enabled": True, "state": "checking"}}]
+    slow.wait_started()  # the deal's check is running
+    (message,) = browser.request(_move(move.source, move.target, 1))
+    assert "analysis" not in message["state"]  # still "checking", now the new position
+    assert widget.analysis["state"] == "checking"
+    assert message["state"]["view"]["stats"]["moves"] == 1
+    slow.status = "winnable"  # would be the answer for the deal: it must not show
+    slow.release.release()
+    slow.wait_started()  # the worker went on to the newest position
+    assert widget.analysis["state"] == "checking"
+    slow.status = "unknown"
+    slow.release.release()
+    assert widget.wait(10)
+    assert widget.analysis == {"enabled": True, "state": "unknown"}
+    assert [str(m) for m in slow.calls[1].history] == [str(m) for m in widget.game.history]
+    sent = browser.request({"type": "winnable", "on": False})
+    assert [m["state"] for m in sent] == [{"analysis": {"enabled": False, "state": None}}]
+
+
+def test_the_indicator_on_deal_8_says_winnable() -> None:
+    widget = MilliganWidget(seed=8, check_winnable=True)
+    assert widget.analysis == {"enabled": True, "state": "checking"}
+    assert widget.wait(10)
+    assert widget.analysis == {"enabled": True, "state": "winnable"}
+    widget.start_lesson(__import__("milligan_widget.tutorial").tutorial.learn_the_rules())
+    assert widget.analysis["state"] is None  # nothing to check in a lesson
+
+
+@pytest.mark.parametrize("request_", [{"type": "winnable"}, {"type": "winnable", "on": 1}])
+def test_a_bad_indicator_request_is_refused(request_) -> None:
+    widget = MilliganWidget(seed=3)
+    browser = Browser(widget)
+    view = browser.updated_view(browser.request(request_))
+    assert view["kind"] == "error" and widget.check_winnable is False
+
+
+def test_show_solution_plays_deal_8_to_a_win_move_by_move() -> None:
+    widget = MilliganWidget(seed=8)
+    browser = Browser(widget)
+    widget.show_solution(time_limit=10, delay=0, wait=True)
+    assert widget.game.status == "won" and widget.view["busy"] is None
+    views_sent = [m["state"]["view"] for m in browser.sent if "view" in m["state"]]
+    assert views_sent[0]["kind"] == "thinking" and views_sent[0]["busy"] == "solution"
+    played = views_sent[1:]
+    assert len(played) == len(widget.game.history)  # one update per move, never the list
+    assert all(len(json.dumps(v)) < MAX_BYTES_PER_MOVE for v in played)
+    assert played[0]["message"].startswith("Solution 1/")
+    assert played[-1]["kind"] == "won"
+
+
+def test_stop_stops_the_solution(monkeypatch) -> None:
+    import time
+
+    widget = MilliganWidget(seed=8)
+    browser = Browser(widget)
+    widget.show_solution(time_limit=10, delay=0.2)
+    deadline = time.monotonic() + 20
+    while len(widget.game.history) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    view = browser.updated_view(browser.request({"type": "stop"})[-1:])
+    played = len(widget.game.history)
+    assert view["busy"] is None and view["message"].startswith("Solution stopped after")
+    time.sleep(0.5)
+    assert len(widget.game.history) == played and widget.game.status == "playing"
+    assert widget.stop() is False
+    view = browser.updated_view(browser.request({"type": "stop"}))
+    assert view["message"] == "Nothing to stop."
+    # From Python, and a move by the player stops it too.
+    widget.show_solution(time_limit=10, delay=0.2)
+    while len(widget.game.history) < played + 1 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert widget.stop() is True
+    played = len(widget.game.history)
+    widget.show_solution(time_limit=10, delay=0.2)
+    while len(widget.game.history) < played + 1 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    browser.request({"type": "undo"})
+    assert widget.view["busy"] is None
+    after = len(widget.game.history)
+    time.sleep(0.5)
+    assert len(widget.game.history) == after
+
+
+def test_the_solution_refuses_in_a_lesson_and_says_when_there_is_no_win(monkeypatch) -> None:
+    from milligan_widget import solver
+    from milligan_widget.tutorial import learn_the_rules
+
+    widget = MilliganWidget(seed=4, lesson=learn_the_rules())
+    browser = Browser(widget)
+    view = browser.updated_view(browser.request({"type": "solution"}))
+    assert view["kind"] == "error"
+    widget.stop_lesson()
+    lost = solver.SolveResult("unwinnable")
+    monkeypatch.setattr(solver, "solve", lambda game, time_limit=0, node_limit=None: lost)
+    widget.show_solution(wait=True)
+    assert widget.view["message"] == "Solver: this position can no longer be won."
+    assert widget.view["busy"] is None and not widget.game.history

@@ -1,5 +1,5 @@
 /** Toolbar, status bar, message line, end-of-game banner and the Rules panel. */
-import type { GameView, Request, RulesInfo, StatName } from "./types";
+import type { Analysis, GameView, Request, RulesInfo, StatName } from "./types";
 
 const STATS: [StatName, string][] = [
   ["foundations", "Foundations"],
@@ -15,6 +15,14 @@ const KEYS_HELP =
   "In a replay: ← and → step, Home and End go to the deal and the last move.";
 
 type Send = (req: Request) => void;
+
+/** What the "still winnable?" indicator says for each state. */
+const VERDICTS: Record<string, string> = {
+  checking: "checking…",
+  winnable: "winnable ✓",
+  unwinnable: "lost for good ✗",
+  unknown: "unknown ?",
+};
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text = ""): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -45,6 +53,8 @@ export class Controls {
   private readonly preset = el("select", "mw-select");
   private readonly seed = el("input", "mw-seed");
   private readonly fourColour = el("input", "");
+  private readonly winnableBox = el("input", "");
+  readonly verdict = el("span", "mw-verdict");
   private readonly stats = new Map<StatName, HTMLElement>();
   private readonly buttons = new Map<string, HTMLButtonElement>();
   private total = 104;
@@ -94,8 +104,24 @@ export class Controls {
     this.fourColour.addEventListener("change", () => this.setFourColour(this.fourColour.checked));
     label.append(this.fourColour, document.createTextNode(" 4 colours"));
     play.append(label);
+    const solve = el("div", "mw-group");
+    solve.append(
+      button("Solution ▶", "solution", "Let the solver play this deal from here"),
+      button("■ Stop", "stop", "Stop the solution playing back"),
+    );
+    const check = el("label", "mw-check");
+    check.title = "After each move, let the solver check whether this deal can still be won";
+    this.winnableBox.type = "checkbox";
+    this.winnableBox.addEventListener("change", () =>
+      this.send({ type: "winnable", on: this.winnableBox.checked }),
+    );
+    check.append(this.winnableBox, document.createTextNode(" Winnable?"));
+    this.verdict.setAttribute("role", "status");
+    this.verdict.setAttribute("aria-live", "polite");
+    this.verdict.hidden = true;
+    solve.append(check, this.verdict);
     this.toolbar.setAttribute("role", "toolbar");
-    this.toolbar.append(game, edit, play);
+    this.toolbar.append(game, edit, play, solve);
   }
 
   private buildStatus(): void {
@@ -148,6 +174,15 @@ export class Controls {
     );
   }
 
+  /** Show the "still winnable?" indicator's verdict (hidden when off or not playing). */
+  setAnalysis(analysis: Analysis): void {
+    this.winnableBox.checked = analysis.enabled;
+    const state = analysis.enabled ? analysis.state : null;
+    this.verdict.hidden = state == null;
+    this.verdict.dataset.state = state ?? "";
+    this.verdict.textContent = state ? VERDICTS[state] ?? state : "";
+  }
+
   setFourColourBox(on: boolean): void {
     this.fourColour.checked = on;
   }
@@ -170,6 +205,9 @@ export class Controls {
     this.enable("restart", moving && (view.stats.moves > 0 || view.can_redo));
     this.enable("hint", moving);
     this.enable("auto", play);
+    this.enable("solution", play && view.status === "playing" && view.busy !== "solution");
+    this.enable("stop", view.busy === "solution");
+    this.winnableBox.disabled = !play;
     this.message.textContent = view.message;
     this.message.dataset.kind = view.kind;
     if (!play) this.banner.hidden = true;

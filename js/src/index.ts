@@ -46,6 +46,7 @@ class App {
     this.onPanel();
     this.onRules();
     this.onFourColour();
+    this.onAnalysis();
     Object.assign(this.root, { mmFullRender: () => this.fullRender() });
   }
 
@@ -101,6 +102,10 @@ class App {
     this.root.dataset.renderMs = (performance.now() - start).toFixed(2);
   };
 
+  onAnalysis = (): void => {
+    this.controls.setAnalysis(this.model.get("analysis") ?? { enabled: false, state: null });
+  };
+
   onFourColour = (): void => {
     const on = this.model.get("four_colour");
     this.root.classList.toggle("mw-four-colour", on);
@@ -128,7 +133,9 @@ function render({ model, el }: RenderProps<Model>): () => void {
   model.on("change:rules_info", app.onRules);
   model.on("change:panel", app.onPanel);
   model.on("change:four_colour", app.onFourColour);
+  model.on("change:analysis", app.onAnalysis);
   return () => {
+    model.off("change:analysis", app.onAnalysis);
     model.off("change:panel", app.onPanel);
     model.off("change:view", app.onView);
     model.off("change:rules_info", app.onRules);

@@ -21,7 +21,17 @@ export interface LastMove {
 }
 
 /** The message's kind: play ("info" … "lost") and a lesson's feedback ("correct" … "illegal"). */
-export type Kind = "info" | "error" | "hint" | "won" | "lost" | "correct" | "done" | "wrong" | "illegal";
+export type Kind =
+  | "info"
+  | "error"
+  | "hint"
+  | "thinking"
+  | "won"
+  | "lost"
+  | "correct"
+  | "done"
+  | "wrong"
+  | "illegal";
 
 /** Kinds that mean "refused, nothing changed": a dropped card springs back. */
 export function isRefusal(kind: Kind): boolean {
@@ -78,6 +88,8 @@ export interface GameView {
   hint: MoveView | null;
   elapsed: number | null;
   mode: Mode;
+  /** "solution": the solver's solution is playing back (Stop stops it). */
+  busy: "solution" | null;
   lesson?: LessonView;
   replay?: ReplayView;
 }
@@ -93,8 +105,15 @@ export interface RulesInfo {
   presets: string[];
 }
 
+/** The "still winnable?" indicator (state null: nothing to show in this mode). */
+export interface Analysis {
+  enabled: boolean;
+  state: "checking" | "winnable" | "unwinnable" | "unknown" | null;
+}
+
 export interface Model {
   view: GameView;
+  analysis: Analysis;
   rules_info: RulesInfo;
   panel: Panel;
   four_colour: boolean;
@@ -114,5 +133,7 @@ export type Request =
   | { type: "move"; source: string; target: string; count: number }
   | { type: "deal" | "undo" | "redo" | "hint" | "auto" | "restart" }
   | { type: "next" | "previous" | "close" }
+  | { type: "solution" | "stop" }
+  | { type: "winnable"; on: boolean }
   | { type: "seek"; ply: number }
   | { type: "new"; seed: string | null; rules: string | null };

@@ -151,6 +151,12 @@ def open_notebook(page: Any, server: LabServer, name: str, widgets: int = 1) -> 
     """Open a notebook, run every cell and wait for ``widgets`` games on screen."""
     page.goto(f"{server.url}/lab/tree/{name}?token={TOKEN}")
     wait_idle(page)
+    # The workspace may restore another notebook as the current tab: run this one's cells.
+    page.evaluate(f"window.jupyterapp.commands.execute('docmanager:open', {{path: {name!r}}})")
+    page.wait_for_function(
+        f"() => window.jupyterapp.shell.currentWidget?.context?.path?.endsWith({name!r})"
+    )
+    wait_idle(page)
     page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
     page.locator(".mw-root").nth(widgets - 1).wait_for(timeout=60_000)
     wait_idle(page)

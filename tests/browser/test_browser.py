@@ -236,11 +236,57 @@ def test_keyboard_deal_undo_redo_and_pick_up(notebook: Notebook) -> None:
 
 def test_hint_highlights_and_explains(notebook: Notebook) -> None:
     fresh_game(notebook)
+    notebook.kernel.run("widget.hint_time = 0")  # the greedy heuristic alone
+    try:
+        notebook.widget.locator('button[data-action="hint"]').click()
+        expect(notebook.message()).to_have_attribute("data-kind", "hint")
+        expect(notebook.message()).to_contain_text(notebook.kernel.eval("widget.game.hint()[1]"))
+        expect(notebook.message()).to_contain_text("Heuristic: ")
+        expect(notebook.widget.locator(".mw-hint-target")).not_to_have_count(0)
+        assert history(notebook) == []
+    finally:
+        notebook.kernel.run("widget.hint_time = 2.0")
+
+
+def test_hint_on_deal_8_comes_from_the_solver(notebook: Notebook) -> None:
+    fresh_game(notebook, seed=8)
     notebook.widget.locator('button[data-action="hint"]').click()
-    expect(notebook.message()).to_have_attribute("data-kind", "hint")
-    expect(notebook.message()).to_contain_text(notebook.kernel.eval("widget.game.hint()[1]"))
-    expect(notebook.widget.locator(".mw-hint-target")).not_to_have_count(0)
+    expect(notebook.message()).to_have_attribute("data-kind", "hint", timeout=20_000)
+    expect(notebook.message()).to_contain_text("Solver: ")
+    expect(notebook.message()).to_contain_text("the solver sees a win")
+    expect(notebook.widget.locator(".mw-hint, .mw-hint-target")).not_to_have_count(0)
     assert history(notebook) == []
+    assert notebook.kernel.eval("widget.wait(30)") is True
+
+
+def test_the_winnable_indicator_and_the_solution_with_stop(notebook: Notebook) -> None:
+    fresh_game(notebook, seed=8)
+    box = notebook.widget.locator("label.mw-check", has_text="Winnable?").locator("input")
+    verdict = notebook.widget.locator(".mw-verdict")
+    box.check()
+    try:
+        expect(verdict).to_be_visible()
+        expect(verdict).to_have_text("winnable ✓", timeout=20_000)
+        assert notebook.kernel.eval("widget.check_winnable") is True
+        notebook.screenshot("widget-winnable.png")
+        # Show the solution, then stop it with the button.
+        notebook.widget.locator('button[data-action="solution"]').click()
+        stop = notebook.widget.locator('button[data-action="stop"]')
+        expect(stop).to_be_enabled(timeout=20_000)
+        expect(notebook.message()).to_contain_text("Solution 3/", timeout=20_000)
+        stop.click()
+        expect(notebook.message()).to_contain_text("Solution stopped after")
+        expect(stop).to_be_disabled()
+        played = len(history(notebook))
+        assert played >= 3
+        expect(verdict).to_have_text(re.compile("winnable ✓|checking…"))
+        notebook.page.wait_for_timeout(800)
+        assert len(history(notebook)) == played
+        expect(verdict).to_have_text("winnable ✓", timeout=20_000)  # the solver's own line
+    finally:
+        box.uncheck()
+        expect(verdict).to_be_hidden()
+        notebook.kernel.run("widget.stop()\nassert widget.wait(30)")  # no solver left running
 
 
 # ------------------------------------------------------------------ Python drives the layout
