@@ -9,7 +9,7 @@ never applies a rule of its own.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -24,28 +24,16 @@ def card_code(card: Card | None) -> str | None:
 
 
 def move_count(game: Game, move: Move) -> int:
-    """How many cards a move carries in this position (0 for a deal).
-
-    The notation may leave the count implied (see ``milligan_widget.moves``): the run that
-    fits on a non-empty column, the whole movable run for an empty column, else one card.
-    """
+    """How many cards a move carries in this position (0 for a deal): the engine's own
+    count (see ``Game.resolve``); for a move the engine refuses, the count it names or 1."""
     if move.source == "stock":
         return 0
     if move.count is not None:
         return move.count
-    target = move.target or ""
-    if not (target.startswith("t") and move.source in _RUN_SOURCES):
+    try:
+        return game.resolve(move).count or 1
+    except ValueError:
         return 1
-    cards = pile_cards(game, move.source)
-    onto = pile_cards(game, target)
-    if not cards:
-        return 1
-    if onto:
-        return max(1, onto[-1].rank - cards[-1].rank)
-    return len(cards) if move.source == "reserve" else len(cards) - run_start(cards)
-
-
-_RUN_SOURCES = {"reserve", *(f"t{i}" for i in range(1, 9))}
 
 
 def source_key(source: str, count: int) -> str:
@@ -104,22 +92,6 @@ def legal_targets(game: Game, moves: Iterable[Move]) -> dict[str, list[str]]:
     return targets
 
 
-def run_start(cards: Sequence[Card]) -> int:
-    """Index of the first card of the alternating-colour descending run at a pile's end.
-
-    Only a card from here on may be picked up (RULES.md: "available" cards). This is a
-    display hint for the drag; whether a move is legal is always the engine's decision.
-    """
-    i = len(cards) - 1
-    while i > 0 and _builds_on(cards[i], cards[i - 1]):
-        i -= 1
-    return max(i, 0)
-
-
-def _builds_on(card: Card, below: Card) -> bool:
-    return below.rank == card.rank + 1 and below.red != card.red
-
-
 def move_dict(game: Game, move: Move | None) -> dict[str, Any] | None:
     """A move as plain data, with its concrete destinations for highlighting."""
     if move is None:
@@ -170,13 +142,13 @@ def build_view(
     return {
         "rev": rev,
         "columns": [[str(card) for card in col] for col in game.tableau],
-        "runs": [run_start(col) for col in game.tableau],
+        "runs": [len(col) - run for col, run in zip(game.tableau, game.runs, strict=True)],
         "foundations": foundations(game),
         "stock": game.stock_count,
         "can_deal": bool(game.can_deal),
         "reserve": None if rules.reserve == "none" else [str(c) for c in game.reserve],
         "reserve_open": bool(game.reserve_open),
-        "reserve_run": run_start(game.reserve),
+        "reserve_run": 0,  # the reserve always holds one run
         "cells": [card_code(c) for c in game.cells],
         "targets": legal_targets(game, legal),
         "stats": stats(game),

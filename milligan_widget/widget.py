@@ -636,7 +636,7 @@ class MilliganWidget(anywidget.AnyWidget):
                 move = Move.parse(move)
             except ValueError as exc:
                 return self._lesson_feedback(Feedback(False, str(exc), legal=False), None)
-        matched = self._implied_count(self._match_legal(move))
+        matched = self._match_legal(move)
         before = run.game.copy()
         feedback = run.attempt(matched)
         last = _last(before, matched) if feedback.correct else None
@@ -841,15 +841,6 @@ class MilliganWidget(anywidget.AnyWidget):
             if move.target in ("f", "c") and any(t[0] == move.target for t in targets):
                 return legal
         return move
-
-    def _implied_count(self, move: Move) -> Move:
-        """An illegal move from the browser (which always names a count) spelled as a
-        teacher writes it, without the count the notation implies, so that a lesson's
-        listed mistakes (``"3>1"``) match the drop that tries them (``3:1>1``)."""
-        if move.count is None or move.source == "stock" or self.game.explain(move) is None:
-            return move
-        implied = Move(move.source, move.target)
-        return implied if views.move_count(self.game, implied) == move.count else move
 
     def _notify(self, move: Move) -> None:
         for callback in list(self._callbacks):
