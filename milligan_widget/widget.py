@@ -947,8 +947,14 @@ class MilliganWidget(anywidget.AnyWidget):
         return {"mode": "play"}
 
     def _welcome(self) -> str:
-        name = self.game.rules.name or "custom rules"
-        seed = f" #{self.game.seed}" if self.game.seed is not None else ""
+        game = self.game
+        name = game.rules.name or "custom rules"
+        seed = f" #{game.seed}" if game.seed is not None else ""
+        if game.history:
+            played = len(game.history)
+            return f"Game{seed} ({name}) after {played} move{'s' * (played != 1)}."
+        if game.layout is not None:
+            return f"A staged position ({name})."
         return f"New game{seed} ({name}). Good luck!"
 
     def _replay_steps(self, moves: Game | str | Path | Iterable[Move | str]) -> list[Move]:

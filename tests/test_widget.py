@@ -900,3 +900,12 @@ def test_the_solution_refuses_in_a_lesson_and_says_when_there_is_no_win(monkeypa
     widget.show_solution(wait=True)
     assert widget.view["message"] == "Solver: this position can no longer be won."
     assert widget.view["busy"] is None and not widget.game.history
+
+
+def test_the_first_message_fits_the_game_on_show() -> None:
+    assert "Good luck" in MilliganWidget(seed=5).view["message"]
+    played = Game.new(5)
+    played.play("2>6")
+    assert MilliganWidget(game=played).view["message"].startswith("Game #5 (classic) after 1 move")
+    staged = Game.new(5).copy(history=False)
+    assert MilliganWidget(game=staged).view["message"].startswith("A staged position")
