@@ -385,17 +385,11 @@ class Game(Position):
         and (2) every foundation of its suit is ready for it or past it. Without (2), with two
         decks, the first J♥ home can take the pile the other J♥ needed to free a Q♥ under it.
         """
-        found, fpiles, moves = self._found, self._fpiles, []
-        for src, card in self._free_cards():
-            rank = card >> 2
-            if self._foundation_pile(card) is None:
-                continue
-            other = (0, 1) if card & 2 else (2, 3)  # suits of the other colour
-            if all(found[p] >= rank for p in fpiles[card & 3]) and (
-                rank <= 1 or all(found[p] >= rank for s in other for p in fpiles[s])
-            ):
-                moves.append(make_move(src, ANY_FOUNDATION, None))
-        return moves
+        return [
+            make_move(src, ANY_FOUNDATION, None)
+            for src, card in self._free_cards()
+            if self._foundation_pile(card) is not None and self._safe_home(card)
+        ]
 
     def autoplay(self) -> list[Move]:
         """Play safe foundation moves until there are none; return what was played."""

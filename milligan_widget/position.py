@@ -120,6 +120,16 @@ class Position:
                 return p
         return None
 
+    def _safe_home(self, card: int) -> bool:
+        """The safe-foundation rule (see ``Game.safe_foundation_moves``): every pile of the
+        card's suit is ready for it or past it, and (from the 3s up) every card of the other
+        colour one rank lower is home."""
+        found, fpiles, rank = self._found, self._fpiles, card >> 2
+        if any(found[p] < rank for p in fpiles[card & 3]):
+            return False
+        other = (0, 1) if card & 2 else (2, 3)
+        return rank <= 1 or all(found[p] >= rank for s in other for p in fpiles[s])
+
     def _free_cards(self) -> Iterator[tuple[int, int]]:
         """(source code, card) for every card that may leave for a foundation."""
         for i, col in enumerate(self._cols):

@@ -33,9 +33,8 @@ import time
 from dataclasses import dataclass, field
 
 from .game import Game
-from .moves import ANY_FOUNDATION, CELL, RESERVE, Move, make_move
+from .moves import ANY_FOUNDATION, Move, make_move
 from .position import (
-    _TO_FOUNDATION,
     COLUMN_TO_COLUMN,
     COLUMN_TO_FOUNDATION,
     COLUMN_TO_RESERVE,
@@ -179,26 +178,9 @@ class _Search:
     def safe_source(self, ready: dict[int, int]) -> Move | None:
         """A move sending a safe card home, or ``None``."""
         g = self.game
-        found, fpiles = g._found, g._fpiles
-        candidates = [(i, col[-1]) for i, col in enumerate(g._cols) if col and col[-1] in ready]
-        if g._reserve and g._reserve[-1] in ready:
-            candidates.append((RESERVE, g._reserve[-1]))
-        candidates += [(CELL + i, c) for i, c in enumerate(g._cells) if c in ready]
-        for source, card in candidates:
-            rank = card >> 2
-            if min(found[p] for p in fpiles[card & 3]) < rank:
-                continue
-            if rank > 1:
-                other = (0, 1) if card & 2 else (2, 3)
-                if min(found[p] for s in other for p in fpiles[s]) < rank:
-                    continue
-            move = (
-                _TO_FOUNDATION[source]
-                if source < RESERVE
-                else make_move(source, ANY_FOUNDATION, None)
-            )
-            if source < RESERVE or g.explain(move) is None:
-                return move
+        for source, card in g._free_cards():
+            if card in ready and g._safe_home(card):
+                return make_move(source, ANY_FOUNDATION, None)
         return None
 
     def undo_all(self, played: list[tuple[Move, tuple]]) -> None:
