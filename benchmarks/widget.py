@@ -28,6 +28,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from tests.browser.lab import (  # noqa: E402
+    FIRST_TABLEAU_MOVE,
     Kernel,
     check_prerequisites,
     launch_chromium,
@@ -137,12 +138,7 @@ def write_notebook(folder: Path) -> Path:
 def find_move(kernel: Kernel) -> dict[str, Any]:
     """A deal whose opening has a column-to-column move; the move and its leading card."""
     for seed in range(1, 500):
-        found = kernel.eval(
-            f"(widget.new_game(seed={seed}), "
-            "[(m.source, m.target, str(widget.game.tableau[int(m.source[1:]) - 1][-1]))"
-            " for m in widget.game.legal_moves"
-            " if m.source.startswith('t') and (m.target or '').startswith('t')][:1])[1]"
-        )
+        found = kernel.eval(f"(widget.new_game(seed={seed}), {FIRST_TABLEAU_MOVE})[1]")
         if found:
             source, target, card = found[0]
             return {"seed": seed, "source": source, "target": target, "card": card}

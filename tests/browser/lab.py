@@ -34,6 +34,12 @@ CHROMIUM_ARGS = [
 ]
 TOKEN = "milligan-test-token"
 START_TIMEOUT = 60.0
+# A kernel expression: the first column-to-column move of `widget` and the card leading it.
+FIRST_TABLEAU_MOVE = (
+    "[(m.source, m.target, str(widget.game.tableau[int(m.source[1:]) - 1][-1]))"
+    " for m in widget.game.legal_moves"
+    " if m.source.startswith('t') and (m.target or '').startswith('t')][:1]"
+)
 
 
 class LabError(RuntimeError):

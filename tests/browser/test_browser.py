@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from milligan_widget.widget import sentence
 
 from .conftest import Notebook
-from .lab import ARTIFACTS, REPO, Kernel, LabServer, open_notebook
+from .lab import ARTIFACTS, FIRST_TABLEAU_MOVE, REPO, Kernel, LabServer, open_notebook
 
 SEED = 2024
 # A winning line of deal 8 (classic rules), found by milligan_widget.solver.
@@ -63,11 +63,7 @@ def find_tableau_move(nb: Notebook) -> dict[str, Any]:
     """A fresh deal with a legal column-to-column move, and the card that leads it."""
     for seed in range(SEED, SEED + 200):
         fresh_game(nb, seed)
-        found = nb.kernel.eval(
-            "[(m.source, m.target, str(widget.game.tableau[int(m.source[1:]) - 1][-1]))"
-            " for m in widget.game.legal_moves"
-            " if m.source.startswith('t') and (m.target or '').startswith('t')][:1]"
-        )
+        found = nb.kernel.eval(FIRST_TABLEAU_MOVE)
         if found:
             source, target, card = found[0]
             return {"seed": seed, "source": source, "target": target, "card": card}
