@@ -344,7 +344,7 @@ class Game(Position):
         if not self._undo:
             raise IllegalMoveError("there is no move to undo")
         action = self._undo.pop()
-        if action[0] == COLUMN_TO_COLUMN:
+        if action[0] == COLUMN_TO_COLUMN:  # the common case inline, as in play()
             _, src, dst, k, run = action
             cols, runs = self._cols, self._runs
             target = cols[dst]

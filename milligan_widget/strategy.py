@@ -16,6 +16,7 @@ import random as _random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from .cards import CARDS
 from .game import Game
 from .moves import Move
 
@@ -77,17 +78,15 @@ def _greedy_choice(game: Game) -> tuple[Move, str] | None:
 def _why(game: Game, move: Move) -> str:
     if move.target.startswith("f"):
         return "it builds a foundation"
-    after = game.copy(history=False)
-    after.play(move)
+    after = game.after(move)
     if move.source.startswith("t"):
         col = after._cols[int(move.source[1:]) - 1]
         if not col:
             return "it empties a column, a space for a King"
+        uncovered = CARDS[col[-1]].unicode
         if after._foundation_pile(col[-1]) is not None:
-            return (
-                f"it frees {after.tableau[int(move.source[1:]) - 1][-1].unicode} for a foundation"
-            )
-        return f"it uncovers {after.tableau[int(move.source[1:]) - 1][-1].unicode}"
+            return f"it frees {uncovered} for a foundation"
+        return f"it uncovers {uncovered}"
     if move.target == "reserve":
         return "setting these cards aside uncovers a card you need"
     return "it tidies the tableau"
