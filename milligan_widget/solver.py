@@ -6,16 +6,25 @@ proof that no sequence of moves wins, whatever the player knew; "unknown" means 
 ran out first.
 
 How it searches. Almost all of the work lies after the last deal, where weaving opens and the
-space of positions is large, and a plain depth-first search commits to the first line of deals
-and drowns in that line's endgame. So the positions before the last deal are searched depth
-first (column order matters there: each deal lands on given columns), and every endgame it
-reaches is searched best-first (fewest cards away from home, then the cards the foundations
-need next buried least deep) with a node budget. When the budget is spent the search backs
-out and tries other deal lines; each round doubles the budget. An endgame searched to the end
-without a win is proven lost, with every position it reached, and that is remembered. Safe
-foundation moves are made automatically, positions are compared with columns in any order
-once the stock is empty, and a whole column never moves into an empty one after the stock is
-gone. If a round finishes without an open endgame, the deal is proven unwinnable.
+space of positions is large; a plain depth-first search commits to the first line of deals
+and drowns in that line's endgame. So a few runs in different styles share the budget, one
+after the other (:data:`PORTFOLIO`):
+
+- Depth first over the positions before the last deal (column order matters there: each deal
+  lands on given columns), and every endgame it reaches searched best-first (fewest cards
+  away from home, then the cards the foundations need next buried least deep) with a node
+  budget; when it is spent the search backs out and tries other deal lines, and each round
+  doubles the budget. It wins many deals in a few thousand positions, and it is the run that
+  proves losses: if a round finishes without an open endgame, the deal is unwinnable.
+- A layered beam search (:class:`_Beam`): the positions with the same rows dealt form a
+  layer, and only the best few of each layer (cards home, buried cards, broken columns) go
+  on to the next deal. It wins the deals where depth first keeps trying near-identical deal
+  lines; when it cut nothing it is a proof too.
+
+An endgame searched to the end without a win is proven lost, with every position it reached,
+and every run skips it from then on. Safe foundation moves are made automatically, positions
+are compared with columns in any order once the stock is empty, and a whole column never
+moves into an empty one after the stock is gone.
 
 >>> from milligan_widget import Game
 >>> result = solve(Game.new(8), time_limit=10)
@@ -30,10 +39,11 @@ import heapq
 import random
 import sys
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .game import Game
-from .moves import ANY_FOUNDATION, Move, make_move
+from .moves import ANY_FOUNDATION, DEAL, Move, make_move
 from .position import (
     COLUMN_TO_COLUMN,
     COLUMN_TO_FOUNDATION,
@@ -44,6 +54,8 @@ from .position import (
     RESERVE_TO_FOUNDATION,
     run_length,
 )
+
+_TO_FOUNDATION = [make_move(column, ANY_FOUNDATION, None) for column in range(8)]
 
 WINNABLE, UNWINNABLE, UNKNOWN = "winnable", "unwinnable", "unknown"
 MAX_DEPTH = 2000  # moves before the last deal in one line of the depth-first search
@@ -76,9 +88,17 @@ class _Style:
     first_budget: int = 256  # nodes for each endgame in the first round
     deal_score: int = -100  # dealing last (-100) or between the other moves
     shuffle: int | None = None  # a seed for random tie-breaks
+    break_weights: tuple[int, ...] = ()  # a layered beam search with these weights (_Beam)
+    weight: float = 1.0  # its share of the budget, relative to the runs after it
 
 
-PORTFOLIO = (_Style(256), _Style(2048), _Style(256, deal_score=5), _Style(1024, shuffle=1))
+PORTFOLIO = (
+    _Style(256, weight=1.5),  # depth first wins many deals in a few thousand positions
+    _Style(1, break_weights=(3, 1, 2), weight=5),
+    _Style(2048),
+    _Style(256, deal_score=5),
+    _Style(1024, shuffle=1),
+)
 
 
 class _Search:
@@ -90,6 +110,7 @@ class _Search:
         self, game: Game, time_limit: float, node_limit: float, style: _Style, lost: set
     ) -> None:
         self.game = game.copy(history=False)
+        self.stop: Callable[[], bool] | None = None
         self.deadline = time.perf_counter() + time_limit
         self.node_limit = node_limit
         self.style = style
@@ -101,28 +122,56 @@ class _Search:
         self.path: list[Move] = []
         self.rounds = 0
         self.endgames = 0
+        self.open_endgames = 0
 
     # -- the position -------------------------------------------------------------------
 
     def key(self) -> tuple[bytes, int]:
-        """A compact key: column order counts only while rows are still to be dealt."""
+        """A compact key: column order counts only while rows are still to be dealt. The
+        columns' bytes stay in ``self.tableau`` for :meth:`cover_score`."""
         g = self.game
         cols = list(map(bytes, g._cols))
         if g._pos >= len(g._deck):
             cols.sort()
+        self.tableau = tableau = b"\xff".join(cols)
         f = g._found
-        if g._rules.decks == 2:
+        if g._rules.decks == 2:  # the two piles of a suit in either order: sum and difference
+            a, b, c, d, e, h, i, j = f
             heights = bytes(
-                h
-                for a, b in ((f[0], f[1]), (f[2], f[3]), (f[4], f[5]), (f[6], f[7]))
-                for h in ((a, b) if a <= b else (b, a))
+                (a + b, abs(a - b), c + d, abs(c - d), e + h, abs(e - h), i + j, abs(i - j))
             )
         else:
             heights = bytes(f)
-        key = b"\xff".join(cols) + b"|" + heights + bytes(g._reserve)
+        key = tableau + b"|" + heights + bytes(g._reserve)
         if g._ncells:
             key += b"|" + bytes(sorted(c & 0xFF for c in g._cells))
         return key, g._pos
+
+    def endgame_rank(self) -> int:
+        """Lower is searched first: cards away from home, then how buried the next ones are."""
+        return (self.total - sum(self.game._found)) * 8 + self.cover_score()
+
+    def cover_score(self) -> int:
+        """How deep the cards the foundations need next are buried (0: all free), in the
+        position :meth:`key` was last called on."""
+        g, tableau = self.game, self.tableau
+        total, depths = 0, {}
+        for height, suit in zip(g._found, g._fsuit, strict=True):
+            if height < 13:
+                card = height * 4 + suit
+                depth = depths.get(card)
+                if depth is None:
+                    depth = 99
+                    at = tableau.find(card)
+                    while at >= 0:  # each copy: the cards above it, up to the separator
+                        end = tableau.find(255, at)
+                        depth = min(depth, (len(tableau) if end < 0 else end) - at - 1)
+                        at = tableau.find(card, at + 1)
+                    if card in g._reserve:
+                        depth = min(depth, g._reserve[::-1].index(card))
+                    depths[card] = depth
+                total += depth
+        return total
 
     def snapshot(self) -> tuple:
         g = self.game
@@ -149,7 +198,8 @@ class _Search:
     def tick(self) -> None:
         self.nodes += 1
         if self.nodes > self.node_limit or (
-            self.nodes & 255 == 0 and time.perf_counter() > self.deadline
+            self.nodes & 255 == 0
+            and (time.perf_counter() > self.deadline or (self.stop is not None and self.stop()))
         ):
             raise _OutOfBudget
 
@@ -158,24 +208,26 @@ class _Search:
     def auto_moves(self) -> list[tuple[Move, tuple]]:
         """Play safe foundation moves until none is left; return (move, action) pairs.
 
-        The rule is :meth:`Game.safe_foundation_moves`'s: nothing left to build on the card,
-        and every foundation of its suit ready for it or past it."""
+        The rule is :meth:`Game.safe_foundation_moves`'s: every pile of the card's suit ready
+        for it or past it, and every card of the other colour one rank lower home."""
         g = self.game
-        found, fsuit = g._found, g._fsuit
+        found, fsuit, cols = g._found, g._fsuit, g._cols
         played = []
         while True:
-            ready = {}  # card -> the first pile that takes it
-            for pile, height in enumerate(found):
-                if height < 13:
-                    ready.setdefault(height * 4 + fsuit[pile], pile)
-            move = self.safe_source(ready)
-            if move is None:
-                return played
+            ready = {h * 4 + s for h, s in zip(found, fsuit, strict=True) if h < 13}
+            for i, col in enumerate(cols):  # the common case, without the generator
+                if col and col[-1] in ready and g._safe_home(col[-1]):
+                    move = _TO_FOUNDATION[i]
+                    break
+            else:
+                move = self.safe_source(ready) if g._reserve or g._ncells else None
+                if move is None:
+                    return played
             action = g._resolve(move)
             g._apply(action)
             played.append((move, action))
 
-    def safe_source(self, ready: dict[int, int]) -> Move | None:
+    def safe_source(self, ready: set[int]) -> Move | None:
         """A move sending a safe card home, or ``None``."""
         g = self.game
         for source, card in g._free_cards():
@@ -307,7 +359,7 @@ class _Search:
                             self.path[:0] = _path_to(parents, child)
                             return _WIN
                         pushed += 1
-                        rank = (self.total - sum(g._found)) * 8 + _cover_score(g)
+                        rank = self.endgame_rank()
                         heapq.heappush(heap, (rank, pushed, child, self.snapshot()))
                     self.undo_all(played)
                     g._unapply(action)
@@ -317,28 +369,120 @@ class _Search:
             self.load(start)
 
 
+class _Beam(_Search):
+    """A layered beam search: it cannot prove a loss, but it finds wins where the depth-first
+    run drowns in near-identical deal lines.
+
+    Positions with the same number of rows dealt form a layer. From each position kept in a
+    layer, a short best-first search over the moves that do not deal reaches other positions;
+    each of them deals the next row, and the ``width`` best results make the next layer. The
+    positions of the last layer are the endgame entries, searched as in :class:`_Search`.
+    "Best" weighs cards away from home, buried cards the foundations need next, and broken
+    columns; each sweep tries a few weights for the broken columns (they win different
+    deals), and each round doubles the width and the budgets.
+    """
+
+    def run(self) -> bool:
+        width = self.style.first_budget
+        start = self.snapshot()
+        while True:
+            self.rounds += 1
+            self.budget = 64 * width
+            for weight in self.style.break_weights:
+                self.break_weight, self.complete = weight, True
+                if self.sweep(width):
+                    return True
+                if self.complete:  # nothing was cut: every line was searched to its end
+                    return False
+                self.load(start)
+            width *= 2
+
+    def spread_limit(self, width: int) -> int:
+        """Positions expanded in a layer from each position kept."""
+        return 16 + 4 * width
+
+    def rank(self) -> int:
+        """Lower is better."""
+        g, breaks = self.game, 0
+        for col in g._cols:
+            below = -1
+            for card in col:
+                if (below >> 1) != ((card >> 1) ^ 1) + 2:
+                    breaks += 1
+                below = card
+        return (self.total - sum(g._found)) * 8 + self.cover_score() + self.break_weight * breaks
+
+    def sweep(self, width: int) -> bool:
+        g = self.game
+        played = [m for m, _ in self.auto_moves()]
+        root = self.key()
+        parents: dict = {root: None}
+        layer = [(root, self.snapshot())]
+        while g._pos < len(g._deck) and layer:
+            dealt: dict = {}
+            for key, snap in layer:
+                self.load(snap)
+                self.spread(key, parents, dealt, self.spread_limit(width))
+            if len(dealt) > width:
+                self.complete = False
+            layer = [(k, snap) for _, k, snap in heapq.nsmallest(width, dealt.values())]
+            if layer:
+                self.load(layer[0][1])
+        for key, snap in layer:
+            self.load(snap)
+            outcome = _WIN if self.won() else self.endgame(key)
+            if outcome == _WIN:
+                self.path[:0] = played + _path_to(parents, key)
+                return True
+            self.complete &= outcome == _LOST
+        return False
+
+    def spread(self, seed: tuple, parents: dict, dealt: dict, limit: int) -> None:
+        """Best-first over the moves that do not deal, from ``seed``; every position reached
+        deals the next row into ``dealt`` (key -> (rank, key, snapshot))."""
+        g = self.game
+        heap = [(0, 0, seed, self.snapshot())]
+        pushed = 0
+        while heap and limit > 0:
+            limit -= 1
+            _, _, node, snap = heapq.heappop(heap)
+            self.load(snap)
+            self.tick()
+            self.deal_into(node, parents, dealt)
+            for move, action in self.ordered_moves():
+                if action[0] == DEAL_ROW:
+                    continue
+                g._apply(action)
+                played = self.auto_moves()
+                child = self.key()
+                if child not in parents:
+                    parents[child] = (node, [move] + [m for m, _ in played])
+                    pushed += 1
+                    heapq.heappush(heap, (self.rank(), pushed, child, self.snapshot()))
+                self.undo_all(played)
+                g._unapply(action)
+        if heap:
+            self.complete = False
+
+    def deal_into(self, node: tuple, parents: dict, dealt: dict) -> None:
+        g = self.game
+        action = g._resolve(DEAL)
+        g._apply(action)
+        played = self.auto_moves()
+        child = self.key()
+        if child not in parents and child not in self.lost:
+            parents[child] = (node, [DEAL] + [m for m, _ in played])
+            dealt[child] = (self.rank(), child, self.snapshot())
+        self.undo_all(played)
+        g._unapply(action)
+
+
 def _path_to(parents: dict, key) -> list[Move]:
     parts = []
     while parents[key] is not None:
         key, moves = parents[key]
         parts.append(moves)
     return [m for moves in reversed(parts) for m in moves]
-
-
-def _cover_score(g) -> int:
-    """How deep the cards the foundations need next are buried (0: all free)."""
-    found, need = g._found, {}
-    for pile, suit in enumerate(g._fsuit):
-        if found[pile] < 13:
-            card = found[pile] * 4 + suit
-            need[card] = need.get(card, 0) + 1
-    depth = dict.fromkeys(need, 99)
-    for cards in (*g._cols, g._reserve):
-        top = len(cards) - 1
-        for i, card in enumerate(cards):
-            if card in depth and top - i < depth[card]:
-                depth[card] = top - i
-    return sum(depth[card] * count for card, count in need.items())
 
 
 def shorten(game: Game, moves: list[Move]) -> list[Move]:
@@ -372,39 +516,50 @@ def shorten(game: Game, moves: list[Move]) -> list[Move]:
     return line
 
 
-def solve(game: Game, time_limit: float = 10.0, node_limit: int | None = None) -> SolveResult:
+def solve(
+    game: Game,
+    time_limit: float = 10.0,
+    node_limit: int | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> SolveResult:
     """Decide whether ``game`` can still be won from its current position.
 
     Returns ``winnable`` with a full move list (each move playable with ``game.play``, in
     order), ``unwinnable`` (proven: nothing is left unsearched), or ``unknown`` when
-    ``time_limit`` seconds or ``node_limit`` expanded positions are spent. The budget is
-    shared by a few runs that order the search differently; what one run proves lost, the
-    others skip.
+    ``time_limit`` seconds or ``node_limit`` expanded positions are spent, or when ``stop()``
+    returns true (it is asked every few hundred positions: a thread's way to cancel). The
+    budget is shared by a few runs that order the search differently; what one run proves
+    lost, the others skip.
     """
     start = time.perf_counter()
     recursion = sys.getrecursionlimit()
     sys.setrecursionlimit(max(recursion, 4 * MAX_DEPTH))
     try:
-        return _solve(game, time_limit, node_limit, start)
+        return _solve(game, time_limit, node_limit, stop, start)
     finally:
         sys.setrecursionlimit(recursion)
 
 
-def _solve(game: Game, time_limit: float, node_limit: int | None, start: float) -> SolveResult:
+def _solve(
+    game: Game, time_limit: float, node_limit: int | None, stop, start: float
+) -> SolveResult:
     lost: set = set()
     nodes, rounds, endgames = 0, 0, 0
     status, path = UNKNOWN, []
     for i, style in enumerate(PORTFOLIO):
-        share = 1 / (len(PORTFOLIO) - i)
+        share = style.weight / sum(later.weight for later in PORTFOLIO[i:])
         seconds = (time_limit - (time.perf_counter() - start)) * share
         allowed = (node_limit - nodes) * share if node_limit is not None else float("inf")
-        search = _Search(game, seconds, allowed, style, lost)
+        search = (_Beam if style.break_weights else _Search)(game, seconds, allowed, style, lost)
+        search.stop = stop
         with contextlib.suppress(_OutOfBudget):
             status = WINNABLE if search.run() else UNWINNABLE
         nodes, rounds = nodes + search.nodes, rounds + search.rounds
         endgames += search.endgames
         if status != UNKNOWN:
             path = search.path
+            break
+        if stop is not None and stop():
             break
     moves = tuple(shorten(game, path)) if status == WINNABLE else ()
     stats = {"rounds": rounds, "endgames": endgames, "runs": i + 1, "raw_length": len(path)}
@@ -419,25 +574,34 @@ class Hint:
     reason: str
     source: str  # "solver" or "heuristic"
     status: str  # the solver's verdict on the position: winnable, unwinnable or unknown
+    line: tuple[Move, ...] = ()  # the solver's whole winning line from here, if it found one
+
+    @classmethod
+    def on_line(cls, line: Sequence[Move]) -> Hint:
+        """The hint at the start of a winning ``line``: its first move."""
+        left = len(line)
+        reason = f"the solver sees a win from here in {left} move{'s' * (left != 1)}"
+        return cls(line[0], reason, "solver", WINNABLE, tuple(line))
 
 
-def hint(game: Game, time_limit: float = 2.0) -> Hint | None:
+def hint(
+    game: Game, time_limit: float = 2.0, stop: Callable[[], bool] | None = None
+) -> Hint | None:
     """The solver's first move if it finds a win within ``time_limit`` seconds (so following
     it never throws away a win), else the greedy heuristic's move; ``None`` if no move is left.
+    ``stop`` cancels the solver as in :func:`solve`.
 
     >>> from milligan_widget import Game
-    >>> hint(Game.new(8)).source
+    >>> hint(Game.new(8), time_limit=10).source
     'solver'
     """
     from .strategy import hint as heuristic
 
     if game.status != "playing":
         return None
-    result = solve(game, time_limit=time_limit)
+    result = solve(game, time_limit=time_limit, stop=stop)
     if result.status == WINNABLE:
-        left = len(result.moves)
-        reason = f"the solver sees a win from here in {left} move{'s' * (left != 1)}"
-        return Hint(result.moves[0], reason, "solver", result.status)
+        return Hint.on_line(result.moves)
     guess = heuristic(game)
     if guess is None:
         return None

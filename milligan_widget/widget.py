@@ -19,6 +19,13 @@ indicator (``check_winnable=True`` or the toolbar's box) is checked after each m
 worker thread, which always takes the newest position and whose stale results are dropped;
 :meth:`MilliganWidget.show_solution` plays the solver's line one move at a time (the browser
 never gets the list, which would reveal the stock's order) until it ends or is stopped.
+No solve goes on for a position nobody needs any more: each gets the solver's ``stop``
+callable, which turns true once the player leaves its position (for the solution: while it
+is still searching), the indicator is switched off, or the solution is stopped; a stopped
+solve's result is never shown. The newest win any of the three finds is remembered for the
+game on show, position by position along its line (keyed as ``_position()`` keys them): a
+hint, the indicator or the solution at a position on it answers at once, without a solve.
+A new game, a lesson or the replay viewer forgets it.
 The solver is pure Python, so a thread shares the interpreter with the kernel; Python
 switches threads every few milliseconds, so a click waits milliseconds, not seconds.
 """
@@ -102,11 +109,13 @@ def _locked(method: Callable[..., Any]) -> Callable[..., Any]:
 
 
 class _Job:
-    """One background task (a hint or a solution playback) for one position."""
+    """One background task (a hint, a check or a solution playback) for one position of
+    ``origin``, the game on show when it started (a win found belongs to that game)."""
 
-    def __init__(self, position: tuple[Any, ...]) -> None:
+    def __init__(self, position: tuple[Any, ...], origin: Game) -> None:
         self.position = position
-        self.stop = threading.Event()
+        self.origin = origin
+        self.stop = threading.Event()  # set: the solver is no longer needed for this job
         self.thread: threading.Thread | None = None
         self.result: Any = None
         self.played = 0
@@ -155,10 +164,15 @@ class MilliganWidget(anywidget.AnyWidget):
         self._check_on = check_winnable
         self._check_gen = 0
         self._checked: tuple[Any, ...] | None = None
-        self._pending: tuple[int, Game] | None = None
+        self._pending: tuple[int, Game, _Job] | None = None
         self._wake = threading.Condition(self._lock)
         self._checker: threading.Thread | None = None
         self._solving = False  # the indicator's worker is checking a position
+        # The newest winning line found for the game on show: its moves, and for each
+        # position along it (keyed as _position() keys it) how many of them are played.
+        self._line: tuple[Move, ...] = ()
+        self._line_at: dict[tuple[Any, ...], int] = {}
+        self._workers: list[threading.Thread] = []  # hint and solution threads, maybe done
         self._callbacks: list[MoveCallback] = []
         self._rev = 0
         self._run: LessonRun | None = None
@@ -182,6 +196,7 @@ class MilliganWidget(anywidget.AnyWidget):
     @_locked
     def game(self, game: Game) -> None:
         self._cancel_solution()
+        self._forget_line()
         self._game = game
         self._run = None
         self._replay = None
@@ -255,9 +270,11 @@ class MilliganWidget(anywidget.AnyWidget):
         The solver has :attr:`hint_time` seconds (default 2): when it finds a win, its first
         move (so following the hint never throws away a win), else the greedy heuristic's
         move; the message begins with which one ("Solver: …" or "Heuristic: …"). The layout
-        shows "thinking…" at once; the solver works in a background thread, and a hint for a
-        position the player has left meanwhile is dropped. ``wait=False`` returns at once
-        (None), as a click in the browser does.
+        shows "thinking…" at once; the solver works in a background thread, and is stopped
+        when the player leaves the position meanwhile (that hint is dropped). On a winning
+        line the solver found before (a hint, the indicator or the solution), the answer is
+        its next move, at once. ``wait=False`` returns at once (None), as a click in the
+        browser does.
 
         In a lesson: the step's hint, with the move that does the next part of the task.
         """
@@ -273,8 +290,8 @@ class MilliganWidget(anywidget.AnyWidget):
         job = self._start_hint()
         if not wait:
             return None
-        assert job.thread is not None
-        job.thread.join()
+        if job.thread is not None:
+            job.thread.join()
         found = job.result
         return (found.move, found.reason) if found is not None else None
 
@@ -290,21 +307,31 @@ class MilliganWidget(anywidget.AnyWidget):
 
     @_locked
     def _start_hint(self) -> _Job:
-        """Show "thinking…" and ask the solver in a background thread (one job at a time:
-        asking again for the same position waits for the same answer)."""
+        """Answer from the remembered line, or show "thinking…" and ask the solver in a
+        background thread (one job at a time: asking again for the same position waits for
+        the same answer; a job for another position is stopped)."""
         position = self._position()
         job = self._hint_job
-        if job is not None and job.position == position and job.result is None:
+        rest = self._remembered(position)
+        if rest is None and job is not None and job.position == position and not job.stop.is_set():
+            return job  # the same question: the same answer
+        if job is not None:
+            job.stop.set()
+        job = _Job(position, self.game)
+        if rest is not None:
+            self._hint_job = None
+            job.result = solver.Hint.on_line(rest)
+            self._show_hint(job.result)
             return job
-        job = self._hint_job = _Job(position)
+        self._hint_job = job
         seconds = f"{self.hint_time:g}"
         self._publish(message=f"Thinking… (the solver has up to {seconds} s)", kind="thinking")
-        job.thread = self._spawn(self._hint_worker, job, self.game.copy(), self.hint_time)
+        job.thread = self._spawn_worker(self._hint_worker, job, self.game.copy(), self.hint_time)
         return job
 
     def _hint_worker(self, job: _Job, game: Game, time_limit: float) -> None:
         try:
-            found = solver.hint(game, time_limit=time_limit)
+            found = self._solver_hint(job, game, time_limit)
         except Exception as exc:  # never leave the player thinking forever
             self.log.exception("MilliganWidget hint failed")
             with self._lock:
@@ -314,25 +341,61 @@ class MilliganWidget(anywidget.AnyWidget):
                         self._refuse(f"Internal error: {exc}")
             return
         with self._lock:
-            job.result = found
             if self._hint_job is not job:
-                return
+                return  # replaced by another hint: dropped
             self._hint_job = None
-            if self._position() != job.position:
+            if job.stop.is_set() or self._position() != job.position:
                 return  # the player moved on: this hint is for a position no longer shown
-            if found is None:
-                self._publish(message="No useful move is left.", kind="hint")
+            job.result = found
+            self._show_hint(found)
+
+    def _solver_hint(self, job: _Job, game: Game, time_limit: float) -> solver.Hint | None:
+        """:func:`solver.hint` for ``job`` (``job.stop`` cancels it); a win is remembered."""
+        found = solver.hint(game, time_limit=time_limit, stop=job.stop.is_set)
+        if found is not None and found.line:
+            self._remember(job, game, found.line)
+        return found
+
+    def _show_hint(self, found: solver.Hint | None) -> None:
+        if found is None:
+            self._publish(message="No useful move is left.", kind="hint")
+            return
+        name = "Solver" if found.source == "solver" else "Heuristic"
+        message = f"{name}: {self.game.describe(found.move)} — {found.reason}."
+        self._publish(message=message, kind="hint", hint=found.move)
+
+    # ------------------------------------------------------------- remembered wins
+    def _remembered(self, position: tuple[Any, ...]) -> tuple[Move, ...] | None:
+        """The rest of the remembered winning line at ``position``, if it is on it."""
+        played = self._line_at.get(position)
+        return None if played is None else self._line[played:]
+
+    def _remember(self, job: _Job, game: Game, line: tuple[Move, ...]) -> None:
+        """Remember a winning ``line`` found for ``job`` (``game``: a copy of its position),
+        position by position, in place of the line remembered before (and the indicator
+        shows it); not if the game on show is another one by now."""
+        if not line:
+            return
+        line_at = _line_positions(job.position, game, line)
+        with self._lock:
+            if job.origin is not self._game or self.mode != "play":
                 return
-            name = "Solver" if found.source == "solver" else "Heuristic"
-            message = f"{name}: {self.game.describe(found.move)} — {found.reason}."
-            self._publish(message=message, kind="hint", hint=found.move)
+            self._line, self._line_at = line, line_at
+            if self._check_on and self._remembered(self._position()) is not None:
+                self._checked = None  # the indicator: "winnable" now, its check stopped
+                self._update_analysis()
+
+    def _forget_line(self) -> None:
+        self._line, self._line_at = (), {}
 
     # ------------------------------------------------------- still winnable? / solution
     @property
     def check_winnable(self) -> bool:
         """Whether the "still winnable?" indicator is on: after each move the solver checks
         the position in a background thread for :attr:`winnable_time` seconds and the
-        toolbar shows "checking…", then "winnable ✓", "lost for good ✗" or "unknown ?"."""
+        toolbar shows "checking…", then "winnable ✓", "lost for good ✗" or "unknown ?"
+        ("winnable" at once on a winning line found before; a check for a position left
+        meanwhile is stopped)."""
         return self._check_on
 
     @check_winnable.setter
@@ -358,11 +421,11 @@ class MilliganWidget(anywidget.AnyWidget):
         self._checked = position
         self._check_gen += 1
         status = self.game.status
-        if status != "playing":
+        if status != "playing" or self._remembered(position) is not None:
             self._pending = None
-            self._set_analysis(solver.WINNABLE if status == "won" else solver.UNWINNABLE)
+            self._set_analysis(solver.UNWINNABLE if status == "lost" else solver.WINNABLE)
             return
-        self._pending = (self._check_gen, self.game.copy())
+        self._pending = (self._check_gen, self.game.copy(), _Job(position, self.game))
         self._set_analysis("checking")
         if self._checker is None or not self._checker.is_alive():
             self._checker = self._spawn(self._check_worker)
@@ -374,26 +437,34 @@ class MilliganWidget(anywidget.AnyWidget):
             self.analysis = value
 
     def _check_worker(self) -> None:
-        """Check the newest queued position, one at a time; drop stale results."""
+        """Check the newest queued position, one at a time; a check whose position is
+        stale (or the indicator off) is stopped and its result dropped."""
         while True:
             with self._lock:
                 while self._pending is None:
                     if not self._wake.wait(timeout=30) and self._pending is None:
                         self._checker = None
                         return  # idle: the next check starts a new worker
-                gen, game = self._pending
+                gen, game, job = self._pending
                 self._pending = None
                 self._solving = True
                 time_limit = self.winnable_time
-            try:
-                status = solver.solve(game, time_limit=time_limit).status
-            except Exception:
-                self.log.exception("MilliganWidget winnable check failed")
-                status = solver.UNKNOWN
+            status = self._check(gen, game, job, time_limit)
             with self._lock:
                 self._solving = False
                 if gen == self._check_gen:  # else the position changed: a stale result
                     self._set_analysis(status)
+
+    def _check(self, gen: int, game: Game, job: _Job, time_limit: float) -> str:
+        """The solver's verdict on ``game`` (remembering a win), stopped once ``gen`` is
+        stale."""
+        try:
+            result = solver.solve(game, time_limit=time_limit, stop=lambda: gen != self._check_gen)
+        except Exception:
+            self.log.exception("MilliganWidget winnable check failed")
+            return solver.UNKNOWN
+        self._remember(job, game, result.moves)
+        return result.status
 
     def show_solution(
         self, time_limit: float = 10.0, delay: float = 0.4, wait: bool = False
@@ -402,18 +473,26 @@ class MilliganWidget(anywidget.AnyWidget):
 
         The solver has ``time_limit`` seconds; then its moves are played one at a time, one
         every ``delay`` seconds, in a background thread (so the Stop button, :meth:`stop`
-        and other clicks still work; any move by the player stops it too). Returns at once
-        unless ``wait``. The browser sees each move only as it is played.
+        and other clicks still work; any move by the player stops it too, the solver as
+        well if it is still searching). On a winning line found before (by a hint, the
+        indicator or a solution) it starts playing at once. Returns at once unless ``wait``.
+        The browser sees each move only as it is played.
         """
         self._forbid_in("replay", NOT_IN_REPLAY)
         self._forbid_in("lesson", NOT_IN_LESSON["solution"])
         with self._lock:
             self._cancel_solution()
-            job = self._solution_job = _Job(self._position())
-            message = f"Thinking… the solver looks for a win (up to {time_limit:g} s)"
-            self._publish(message=message, kind="thinking")
+            job = self._solution_job = _Job(self._position(), self.game)
+            rest = self._remembered(job.position)
+            if rest is not None:
+                job.result = solver.SolveResult(solver.WINNABLE, rest)
+                message, kind = f"Solution: the solver's win in {_moves(len(rest))}", "hint"
+            else:
+                message = f"Thinking… the solver looks for a win (up to {time_limit:g} s)"
+                kind = "thinking"
+            self._publish(message=message, kind=kind)
             game = self.game.copy()
-            job.thread = self._spawn(self._solution_worker, job, game, time_limit, delay)
+            job.thread = self._spawn_worker(self._solution_worker, job, game, time_limit, delay)
         if wait:
             job.thread.join()
 
@@ -429,20 +508,29 @@ class MilliganWidget(anywidget.AnyWidget):
         return True
 
     def wait(self, timeout: float | None = 30.0) -> bool:
-        """Wait until the hint, the solution playback and the indicator's checks are done
-        (for scripts and tests); False on timeout."""
+        """Wait until the hint, the solution playback and the indicator's checks are done,
+        stopped ones too (for scripts and tests); False on timeout."""
         deadline = None if timeout is None else time.monotonic() + timeout
-        for job in (self._hint_job, self._solution_job):
-            thread = job.thread if job is not None else None
-            if thread is not None:
-                thread.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
-                if thread.is_alive():
-                    return False
+        for thread in list(self._workers):
+            thread.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
+            if thread.is_alive():
+                return False
         while self.analysis.get("state") == "checking" or self._pending or self._solving:
             if deadline is not None and time.monotonic() > deadline:
                 return False
             time.sleep(0.01)
         return True
+
+    def _stop_stale_jobs(self) -> None:
+        """Stop the solver for a position no longer on show: a hint's, and a solution's
+        that is still searching (its playback notices a change by itself)."""
+        position = self._position()
+        job = self._hint_job
+        if job is not None and job.position != position:
+            job.stop.set()
+        job = self._solution_job
+        if job is not None and job.result is None and job.position != position:
+            self._cancel_solution()
 
     def _cancel_solution(self) -> None:
         job = self._solution_job
@@ -451,17 +539,37 @@ class MilliganWidget(anywidget.AnyWidget):
             self._solution_job = None
 
     def _solution_worker(self, job: _Job, game: Game, time_limit: float, delay: float) -> None:
-        try:
-            result = solver.solve(game, time_limit=time_limit)
-        except Exception as exc:
-            self.log.exception("MilliganWidget solution failed")
-            result = solver.SolveResult(solver.UNKNOWN)
-            error = str(exc)
-        else:
-            error = ""
-        job.result = result
-        count = len(result.moves)
-        for ply, move in enumerate(result.moves, 1):
+        """Find the solution (unless remembered), then play it back; say why if none."""
+        result, error = job.result, ""
+        if result is None:
+            try:
+                result = solver.solve(game, time_limit=time_limit, stop=job.stop.is_set)
+            except Exception as exc:
+                self.log.exception("MilliganWidget solution failed")
+                result, error = solver.SolveResult(solver.UNKNOWN), str(exc)
+            job.result = result
+            self._remember(job, game, result.moves)
+        if result.moves:
+            self._play_back(job, result.moves, delay)
+            return
+        with self._lock:
+            if job.stop.is_set() or self._solution_job is not job:
+                return
+            self._solution_job = None
+            if error:
+                self._refuse(f"Internal error: {error}")
+            elif result.status == solver.UNWINNABLE:
+                self._publish(message="Solver: this position can no longer be won.", kind="hint")
+            elif game.status == "won":
+                self._publish(message="All cards are home already.")
+            else:
+                self._publish(message=f"Solver: no win found within {time_limit:g} s.", kind="hint")
+
+    def _play_back(self, job: _Job, moves: tuple[Move, ...], delay: float) -> None:
+        """Play ``moves`` one every ``delay`` seconds until done, stopped or the position
+        changes under it."""
+        count = len(moves)
+        for ply, move in enumerate(moves, 1):
             with self._lock:
                 if job.stop.is_set() or self._solution_job is not job:
                     return
@@ -480,22 +588,16 @@ class MilliganWidget(anywidget.AnyWidget):
                 job.position = self._position()
             if ply < count and job.stop.wait(delay):
                 return
-        with self._lock:
-            if count or job.stop.is_set() or self._solution_job is not job:
-                return
-            self._solution_job = None
-            if error:
-                self._refuse(f"Internal error: {error}")
-            elif result.status == solver.UNWINNABLE:
-                self._publish(message="Solver: this position can no longer be won.", kind="hint")
-            elif game.status == "won":
-                self._publish(message="All cards are home already.")
-            else:
-                self._publish(message=f"Solver: no win found within {time_limit:g} s.", kind="hint")
 
     def _position(self) -> tuple[Any, ...]:
         """What identifies the position on show (and the game it belongs to)."""
         return (self.mode, id(self.game), tuple(str(m) for m in self.game.history))
+
+    def _spawn_worker(self, target: Callable[..., Any], *args: Any) -> threading.Thread:
+        """Start a hint's or a solution's thread, which :meth:`wait` waits for."""
+        thread = self._spawn(target, *args)
+        self._workers = [t for t in self._workers if t.is_alive()] + [thread]
+        return thread
 
     def _spawn(self, target: Callable[..., Any], *args: Any) -> threading.Thread:
         _deep_recursion()
@@ -612,6 +714,7 @@ class MilliganWidget(anywidget.AnyWidget):
         else:
             raise TypeError(f"start_lesson needs a Lesson or a LessonRun, not {lesson!r}")
         self._cancel_solution()
+        self._forget_line()
         self._replay = None
         self._run = run
         self._publish(message="", panel_changed=True)
@@ -682,6 +785,7 @@ class MilliganWidget(anywidget.AnyWidget):
             if saved is None:
                 raise TypeError("show_replay needs a Game, its saved JSON text or a path to it")
         self._cancel_solution()
+        self._forget_line()
         line, comments = saved.history, saved.comments
         board = saved.copy()
         board.restart()
@@ -895,6 +999,7 @@ class MilliganWidget(anywidget.AnyWidget):
         panel_changed: bool = False,
     ) -> None:
         """Send the new view (and rules, panel, if changed) in one ``hold_sync`` update."""
+        self._stop_stale_jobs()
         self._rev += 1
         message = sentence(message)
         game, mode = self.game, self.mode
@@ -984,6 +1089,27 @@ def _deep_recursion() -> None:
     needed = 4 * solver.MAX_DEPTH + 1000
     if sys.getrecursionlimit() < needed:
         sys.setrecursionlimit(needed)
+
+
+def _moves(count: int) -> str:
+    return f"{count} move{'s' * (count != 1)}"
+
+
+def _line_positions(
+    position: tuple[Any, ...], game: Game, moves: tuple[Move, ...]
+) -> dict[tuple[Any, ...], int]:
+    """For each position along ``moves`` played from ``game`` (whose key is ``position``,
+    see ``MilliganWidget._position``): how many of them lead there."""
+    mode, ident, history = position
+    board, history = game.copy(), list(history)
+    line_at = {}
+    for ply, move in enumerate(moves):
+        line_at[(mode, ident, tuple(history))] = ply
+        try:
+            history.append(str(board.play(move)))
+        except IllegalMoveError:
+            break
+    return line_at
 
 
 def _pick_seed(seed: int | None) -> int:

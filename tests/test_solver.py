@@ -108,5 +108,5 @@ def test_hint_prefers_the_solver_and_says_which_it_used():
     guess = hint(doomed, time_limit=5)
     assert guess.source == "heuristic" and guess.status == UNWINNABLE
     assert "can no longer be won" in guess.reason and doomed.explain(guess.move) is None
-    undecided = hint(Game.new(3), time_limit=0.01)
+    undecided = hint(Game.new(19), time_limit=0.01)
     assert undecided.source == "heuristic" and "could not decide" in undecided.reason

@@ -246,6 +246,7 @@ def test_hint_highlights_and_explains(notebook: Notebook) -> None:
 
 def test_hint_on_deal_8_comes_from_the_solver(notebook: Notebook) -> None:
     fresh_game(notebook, seed=8)
+    notebook.kernel.run("widget.hint_time = 10")  # a margin on a loaded machine (~1 s quiet)
     notebook.widget.locator('button[data-action="hint"]').click()
     expect(notebook.message()).to_have_attribute("data-kind", "hint", timeout=20_000)
     expect(notebook.message()).to_contain_text("Solver: ")
@@ -253,10 +254,12 @@ def test_hint_on_deal_8_comes_from_the_solver(notebook: Notebook) -> None:
     expect(notebook.widget.locator(".mw-hint, .mw-hint-target")).not_to_have_count(0)
     assert history(notebook) == []
     assert notebook.kernel.eval("widget.wait(30)") is True
+    notebook.kernel.run("widget.hint_time = 2.0")
 
 
 def test_the_winnable_indicator_and_the_solution_with_stop(notebook: Notebook) -> None:
     fresh_game(notebook, seed=8)
+    notebook.kernel.run("widget.winnable_time = 10")  # a margin on a loaded machine
     box = notebook.widget.locator("label.mw-check", has_text="Winnable?").locator("input")
     verdict = notebook.widget.locator(".mw-verdict")
     box.check()
@@ -283,6 +286,7 @@ def test_the_winnable_indicator_and_the_solution_with_stop(notebook: Notebook) -
         box.uncheck()
         expect(verdict).to_be_hidden()
         notebook.kernel.run("widget.stop()\nassert widget.wait(30)")  # no solver left running
+        notebook.kernel.run("widget.winnable_time = 3.0")
 
 
 # ------------------------------------------------------------------ Python drives the layout
