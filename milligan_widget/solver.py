@@ -85,7 +85,7 @@ class _OutOfBudget(Exception):
 class _Style:
     """How one run of the search orders its work; runs in several styles find different wins."""
 
-    first_budget: int = 256  # nodes for each endgame in the first round
+    first_budget: int = 256  # nodes for each endgame in the first round (a beam: its width)
     deal_score: int = -100  # dealing last (-100) or between the other moves
     shuffle: int | None = None  # a seed for random tie-breaks
     break_weights: tuple[int, ...] = ()  # a layered beam search with these weights (_Beam)
@@ -107,10 +107,16 @@ class _Search:
     growth = 2
 
     def __init__(
-        self, game: Game, time_limit: float, node_limit: float, style: _Style, lost: set
+        self,
+        game: Game,
+        time_limit: float,
+        node_limit: float,
+        style: _Style,
+        lost: set,
+        stop: Callable[[], bool] | None = None,
     ) -> None:
         self.game = game.copy(history=False)
-        self.stop: Callable[[], bool] | None = None
+        self.stop = stop
         self.deadline = time.perf_counter() + time_limit
         self.node_limit = node_limit
         self.style = style
@@ -370,8 +376,8 @@ class _Search:
 
 
 class _Beam(_Search):
-    """A layered beam search: it cannot prove a loss, but it finds wins where the depth-first
-    run drowns in near-identical deal lines.
+    """A layered beam search: it finds wins where the depth-first run drowns in near-identical
+    deal lines, and proves a loss only when it had to cut nothing.
 
     Positions with the same number of rows dealt form a layer. From each position kept in a
     layer, a short best-first search over the moves that do not deal reaches other positions;
@@ -402,7 +408,7 @@ class _Beam(_Search):
         return 16 + 4 * width
 
     def rank(self) -> int:
-        """Lower is better."""
+        """Lower is better: cards away from home, buried next cards, broken columns."""
         g, breaks = self.game, 0
         for col in g._cols:
             below = -1
@@ -550,8 +556,8 @@ def _solve(
         share = style.weight / sum(later.weight for later in PORTFOLIO[i:])
         seconds = (time_limit - (time.perf_counter() - start)) * share
         allowed = (node_limit - nodes) * share if node_limit is not None else float("inf")
-        search = (_Beam if style.break_weights else _Search)(game, seconds, allowed, style, lost)
-        search.stop = stop
+        kind = _Beam if style.break_weights else _Search
+        search = kind(game, seconds, allowed, style, lost, stop)
         with contextlib.suppress(_OutOfBudget):
             status = WINNABLE if search.run() else UNWINNABLE
         nodes, rounds = nodes + search.nodes, rounds + search.rounds
