@@ -524,6 +524,8 @@ class MilliganWidget(anywidget.AnyWidget):
     def _stop_stale_jobs(self) -> None:
         """Stop the solver for a position no longer on show: a hint's, and a solution's
         that is still searching (its playback notices a change by itself)."""
+        if self._hint_job is None and self._solution_job is None:
+            return
         position = self._position()
         job = self._hint_job
         if job is not None and job.position != position:
