@@ -5,8 +5,18 @@ import random
 import pytest
 
 from milligan_widget import Game
-from milligan_widget.solver import UNKNOWN, UNWINNABLE, WINNABLE, shorten, solve
+from milligan_widget.solver import (
+    PORTFOLIO,
+    UNKNOWN,
+    UNWINNABLE,
+    WINNABLE,
+    _Beam,
+    shorten,
+    solve,
+)
 from tests.staging import stage
+
+BEAM = next(style for style in PORTFOLIO if style.break_weights)
 
 
 def exhaustive(game: Game, limit: int = 200_000) -> bool:
@@ -110,3 +120,38 @@ def test_hint_prefers_the_solver_and_says_which_it_used():
     assert "can no longer be won" in guess.reason and doomed.explain(guess.move) is None
     undecided = hint(Game.new(19), time_limit=0.01)
     assert undecided.source == "heuristic" and "could not decide" in undecided.reason
+
+
+@pytest.mark.parametrize("rules", ["classic", "single-card", "millie"])
+def test_the_beam_alone_agrees_with_exhaustive_search(rules):
+    """The beam search proves a loss only when it cut nothing; its wins replay."""
+    rng = random.Random(f"beam {rules}")
+    verdicts = set()
+    for i in range(10):
+        game = small_endgame(rng, rules, tight=i % 2 == 0)
+        truth = exhaustive(game)
+        beam = _Beam(game, 20, float("inf"), BEAM, set())
+        won = beam.run()
+        assert won == truth, game
+        if won:
+            assert_wins(game, beam.path)
+        verdicts.add(won)
+    assert verdicts == {True, False}
+
+
+def test_the_beam_wins_a_whole_deal_and_its_line_replays():
+    game = Game.new(11)  # a deal the depth-first runs did not win in 60 s
+    beam = _Beam(game, 60, float("inf"), BEAM, set())
+    assert beam.run()
+    assert_wins(game, beam.path)
+
+
+def test_stop_cancels_a_solve_at_once():
+    asked = []
+
+    def stop() -> bool:
+        asked.append(True)
+        return True
+
+    result = solve(Game.new(19), time_limit=60, stop=stop)
+    assert result.status == UNKNOWN and asked and result.nodes <= 256
