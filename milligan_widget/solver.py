@@ -17,9 +17,9 @@ after the other (:data:`PORTFOLIO`):
   doubles the budget. It wins many deals in a few thousand positions, and it is the run that
   proves losses: if a round finishes without an open endgame, the deal is unwinnable.
 - A layered beam search (:class:`_Beam`): the positions with the same rows dealt form a
-  layer, and only the best few of each layer (cards home, buried cards, broken columns) go
-  on to the next deal. It wins the deals where depth first keeps trying near-identical deal
-  lines; when it cut nothing it is a proof too.
+  layer, and only the best few of each layer (fewest breaks in the columns' order, then
+  cards home and buried cards) go on to the next deal. It wins the deals where depth first
+  keeps trying near-identical deal lines; when it cut nothing it is a proof too.
 
 An endgame searched to the end without a win is proven lost, with every position it reached,
 and every run skips it from then on. Safe foundation moves are made automatically, positions
@@ -94,7 +94,7 @@ class _Style:
 
 PORTFOLIO = (
     _Style(256, weight=1.5),  # depth first wins many deals in a few thousand positions
-    _Style(1, break_weights=(3, 1, 2), weight=5),
+    _Style(1, break_weights=(1000, 40, 2), weight=5),  # breaks first, or nearly, or lightly
     _Style(2048),
     _Style(256, deal_score=5),
     _Style(1024, shuffle=1),
@@ -383,9 +383,10 @@ class _Beam(_Search):
     layer, a short best-first search over the moves that do not deal reaches other positions;
     each of them deals the next row, and the ``width`` best results make the next layer. The
     positions of the last layer are the endgame entries, searched as in :class:`_Search`.
-    "Best" weighs cards away from home, buried cards the foundations need next, and broken
-    columns; each sweep tries a few weights for the broken columns (they win different
-    deals), and each round doubles the width and the budgets.
+    "Best" weighs the breaks in the columns (a card that does not fit on the one below it),
+    cards away from home and buried cards the foundations need next; each round tries a few
+    weights for the breaks (they win different deals; heavy ones win most) and doubles the
+    width and the budgets.
     """
 
     def run(self) -> bool:
