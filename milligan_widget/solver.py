@@ -55,8 +55,6 @@ from .position import (
     run_length,
 )
 
-_TO_FOUNDATION = [make_move(column, ANY_FOUNDATION, None) for column in range(8)]
-
 WINNABLE, UNWINNABLE, UNKNOWN = "winnable", "unwinnable", "unknown"
 MAX_DEPTH = 2000  # moves before the last deal in one line of the depth-first search
 _WIN, _LOST, _OPEN = "win", "lost", "open"
@@ -223,7 +221,7 @@ class _Search:
             ready = {h * 4 + s for h, s in zip(found, fsuit, strict=True) if h < 13}
             for i, col in enumerate(cols):  # the common case, without the generator
                 if col and col[-1] in ready and g._safe_home(col[-1]):
-                    move = _TO_FOUNDATION[i]
+                    move = make_move(i, ANY_FOUNDATION, None)
                     break
             else:
                 move = self.safe_source(ready) if g._reserve or g._ncells else None
