@@ -39,7 +39,7 @@ import heapq
 import random
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .game import Game
@@ -336,9 +336,26 @@ class _Search:
         finally:
             self.undo_all(played)
 
+    def children(self, node: tuple, parents: dict) -> Iterator[tuple]:
+        """Play each move worth trying from ``node`` but a deal, with its auto moves; for
+        each position new to ``parents`` (and not known lost), record how it was reached and
+        yield its key while it is on the board. Dealing is the layers' business, and an
+        endgame has nothing left to deal."""
+        g = self.game
+        for move, action in self.ordered_moves():
+            if action[0] == DEAL_ROW:
+                continue
+            g._apply(action)
+            played = self.auto_moves()
+            child = self.key()
+            if child not in parents and child not in self.lost:
+                parents[child] = (node, [move] + [m for m, _ in played])
+                yield child
+            self.undo_all(played)
+            g._unapply(action)
+
     def endgame(self, entry: tuple) -> str:
         """Best-first search from an endgame entry with ``self.budget`` nodes."""
-        g = self.game
         self.endgames += 1
         start = self.snapshot()
         parents: dict = {entry: None}
@@ -353,20 +370,13 @@ class _Search:
                 _, _, node, snap = heapq.heappop(heap)
                 self.load(snap)
                 self.tick()
-                for move, action in self.ordered_moves():
-                    g._apply(action)
-                    played = self.auto_moves()
-                    child = self.key()
-                    if child not in parents and child not in self.lost:
-                        parents[child] = (node, [move] + [m for m, _ in played])
-                        if self.won():
-                            self.path[:0] = _path_to(parents, child)
-                            return _WIN
-                        pushed += 1
-                        rank = self.endgame_rank()
-                        heapq.heappush(heap, (rank, pushed, child, self.snapshot()))
-                    self.undo_all(played)
-                    g._unapply(action)
+                for child in self.children(node, parents):
+                    if self.won():
+                        self.path[:0] = _path_to(parents, child)
+                        return _WIN
+                    pushed += 1
+                    rank = self.endgame_rank()
+                    heapq.heappush(heap, (rank, pushed, child, self.snapshot()))
             self.lost.update(parents)  # searched to the end: every position in it is lost
             return _LOST
         finally:
@@ -415,7 +425,7 @@ class _Beam(_Search):
                 if (below >> 1) != ((card >> 1) ^ 1) + 2:
                     breaks += 1
                 below = card
-        return (self.total - sum(g._found)) * 8 + self.cover_score() + self.break_weight * breaks
+        return self.endgame_rank() + self.break_weight * breaks
 
     def sweep(self, width: int) -> bool:
         g = self.game
@@ -445,7 +455,6 @@ class _Beam(_Search):
     def spread(self, seed: tuple, parents: dict, dealt: dict, limit: int) -> None:
         """Best-first over the moves that do not deal, from ``seed``; every position reached
         deals the next row into ``dealt`` (key -> (rank, key, snapshot))."""
-        g = self.game
         heap = [(0, 0, seed, self.snapshot())]
         pushed = 0
         while heap and limit > 0:
@@ -454,18 +463,9 @@ class _Beam(_Search):
             self.load(snap)
             self.tick()
             self.deal_into(node, parents, dealt)
-            for move, action in self.ordered_moves():
-                if action[0] == DEAL_ROW:
-                    continue
-                g._apply(action)
-                played = self.auto_moves()
-                child = self.key()
-                if child not in parents:
-                    parents[child] = (node, [move] + [m for m, _ in played])
-                    pushed += 1
-                    heapq.heappush(heap, (self.rank(), pushed, child, self.snapshot()))
-                self.undo_all(played)
-                g._unapply(action)
+            for child in self.children(node, parents):
+                pushed += 1
+                heapq.heappush(heap, (self.rank(), pushed, child, self.snapshot()))
         if heap:
             self.complete = False
 
