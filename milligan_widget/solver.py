@@ -22,9 +22,11 @@ after the other (:data:`PORTFOLIO`):
   keeps trying near-identical deal lines; when it cut nothing it is a proof too.
 
 An endgame searched to the end without a win is proven lost, with every position it reached,
-and every run skips it from then on. Safe foundation moves are made automatically, positions
-are compared with columns in any order once the stock is empty, and a whole column never
-moves into an empty one after the stock is gone.
+and every run skips it from then on. Where nothing can be set aside (no reserve, no cells), a
+position late in the deal with a card that can never leave its place is lost at once (see
+:mod:`.deadlock`). Safe foundation moves are made automatically, positions are compared
+with columns in any order once the stock is empty, and a whole column never moves into an
+empty one after the stock is gone.
 
 >>> from milligan_widget import Game
 >>> result = solve(Game.new(8), time_limit=10)
@@ -42,6 +44,8 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from .deadlock import applies as trap_test_applies
+from .deadlock import explain, trapped_cards
 from .game import Game
 from .moves import ANY_FOUNDATION, DEAL, Move, make_move
 from .position import (
@@ -57,6 +61,8 @@ from .position import (
 
 WINNABLE, UNWINNABLE, UNKNOWN = "winnable", "unwinnable", "unknown"
 MAX_DEPTH = 2000  # moves before the last deal in one line of the depth-first search
+TRAP_ROWS = 4  # the trapped-card test runs once this few rows are left to deal (it is slow),
+TRAP_PAYS = 20  # and, after TRAP_PAYS tries with so many rows left, while 1 in TRAP_PAYS is trapped
 _WIN, _LOST, _OPEN = "win", "lost", "open"
 
 
@@ -127,6 +133,10 @@ class _Search:
         self.rounds = 0
         self.endgames = 0
         self.open_endgames = 0
+        self.trap_test = trap_test_applies(self.game)
+        self.trapped_positions = 0
+        self.free: set = set()  # positions the trapped-card test passed
+        self.trap_tries = [[0, 0] for _ in range(TRAP_ROWS + 1)]  # [tried, trapped] by rows left
 
     # -- the position -------------------------------------------------------------------
 
@@ -198,6 +208,27 @@ class _Search:
 
     def won(self) -> bool:
         return sum(self.game._found) == self.total
+
+    def trapped(self, key: tuple) -> bool:
+        """Is a card trapped for good in the position of ``key`` (see :mod:`.deadlock`)?
+        Asked only late in the deal; a trapped position joins the lost ones."""
+        if not self.trap_test:
+            return False
+        g = self.game
+        rows = -((g._pos - len(g._deck)) // g._ncols)  # rows left to deal, a short one too
+        if rows > TRAP_ROWS or key in self.free:
+            return False
+        tries = self.trap_tries[rows]
+        if tries[0] >= TRAP_PAYS and tries[1] * TRAP_PAYS < tries[0]:
+            return False
+        tries[0] += 1
+        if trapped_cards(g):
+            tries[1] += 1
+            self.trapped_positions += 1
+            self.lost.add(key)
+            return True
+        self.free.add(key)
+        return False
 
     def tick(self) -> None:
         self.nodes += 1
@@ -303,7 +334,7 @@ class _Search:
                 return False
             self.budget *= self.growth
 
-    def before_last_deal(self, depth: int = 0) -> str:
+    def before_last_deal(self, depth: int = 0, dealt: bool = True) -> str:
         g = self.game
         if depth > MAX_DEPTH:  # a very long line: leave it open rather than recurse on
             self.open_endgames += 1
@@ -317,6 +348,8 @@ class _Search:
             if key in self.seen or key in self.lost:
                 return _LOST
             self.seen.add(key)
+            if dealt and self.trapped(key):
+                return _LOST
             if g._pos >= len(g._deck):
                 result = self.endgame(key)
             else:
@@ -324,7 +357,7 @@ class _Search:
                 result = _LOST
                 for move, action in self.ordered_moves():
                     g._apply(action)
-                    below = self.before_last_deal(depth + 1)
+                    below = self.before_last_deal(depth + 1, action[0] == DEAL_ROW)
                     g._unapply(action)
                     if below == _WIN:
                         self.path[:0] = [move]
@@ -438,9 +471,7 @@ class _Beam(_Search):
             for key, snap in layer:
                 self.load(snap)
                 self.spread(key, parents, dealt, self.spread_limit(width))
-            if len(dealt) > width:
-                self.complete = False
-            layer = [(k, snap) for _, k, snap in heapq.nsmallest(width, dealt.values())]
+            layer = self.best_live(dealt, width)
             if layer:
                 self.load(layer[0][1])
         for key, snap in layer:
@@ -451,6 +482,19 @@ class _Beam(_Search):
                 return True
             self.complete &= outcome == _LOST
         return False
+
+    def best_live(self, dealt: dict, width: int) -> list[tuple]:
+        """The ``width`` best positions of a layer that hold no trapped card, as (key,
+        snapshot); what is cut leaves the sweep incomplete, what is trapped is proven lost."""
+        layer = []
+        for _, key, snap in sorted(dealt.values()):
+            if len(layer) == width:
+                self.complete = False
+                break
+            self.load(snap)
+            if not self.trapped(key):
+                layer.append((key, snap))
+        return layer
 
     def spread(self, seed: tuple, parents: dict, dealt: dict, limit: int) -> None:
         """Best-first over the moves that do not deal, from ``seed``; every position reached
@@ -571,6 +615,17 @@ def _solve(
     return SolveResult(status, moves, nodes, time.perf_counter() - start, stats)
 
 
+def no_win_left(game: Game) -> str:
+    """The words for a proven loss, with the trapped card that shows it when there is one.
+
+    >>> from milligan_widget.lessons import stage
+    >>> no_win_left(stage({1: "JC QC", 2: "JC QC"}, rules="millie"))
+    'this position can no longer be won: Q♣ in column 1 can never move or go home'
+    """
+    why = explain(game)
+    return "this position can no longer be won" + (f": {why}" if why else "")
+
+
 @dataclass(frozen=True)
 class Hint:
     """A suggested move, why, and whether the solver or the heuristic chose it."""
@@ -612,7 +667,7 @@ def hint(
         return None
     move, why = guess
     verdict = (
-        "the solver proved this position can no longer be won"
+        f"the solver proved {no_win_left(game)}"
         if result.status == UNWINNABLE
         else f"the solver could not decide in {time_limit:g} s"
     )

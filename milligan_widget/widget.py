@@ -561,7 +561,8 @@ class MilliganWidget(anywidget.AnyWidget):
             if error:
                 self._refuse(f"Internal error: {error}")
             elif result.status == solver.UNWINNABLE:
-                self._publish(message="Solver: this position can no longer be won.", kind="hint")
+                lost = solver.no_win_left(game)
+                self._publish(message=f"Solver: {lost}.", kind="hint")
             elif game.status == "won":
                 self._publish(message="All cards are home already.")
             else:

@@ -114,7 +114,19 @@ def test_from_deck_checks_the_cards():
 
 
 @pytest.mark.parametrize(
-    "module", ["cards", "moves", "rules", "deals", "game", "layout", "render", "strategy"]
+    "module",
+    [
+        "cards",
+        "moves",
+        "rules",
+        "deals",
+        "game",
+        "layout",
+        "render",
+        "strategy",
+        "deadlock",
+        "solver",
+    ],
 )
 def test_docstring_examples(module):
     result = doctest.testmod(importlib.import_module(f"milligan_widget.{module}"))

@@ -901,6 +901,18 @@ def test_the_solution_refuses_in_a_lesson_and_says_when_there_is_no_win(monkeypa
     assert widget.view["busy"] is None and not widget.game.history
 
 
+def test_a_lost_position_names_the_card_that_is_trapped_for_good() -> None:
+    from tests.staging import stage
+
+    widget = MilliganWidget(game=stage({1: "JC QC", 2: "JC QC"}, rules="millie"))
+    widget.show_solution(wait=True)
+    assert widget.view["message"] == (
+        "Solver: this position can no longer be won: Q♣ in column 1 can never move or go home."
+    )
+    widget.check_winnable = True
+    assert widget.wait() and widget.analysis == {"enabled": True, "state": "unwinnable"}
+
+
 def test_the_first_message_fits_the_game_on_show() -> None:
     assert "Good luck" in MilliganWidget(seed=5).view["message"]
     played = Game.new(5)
