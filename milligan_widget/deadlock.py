@@ -12,8 +12,8 @@ stock. It starts from "no card can ever leave" and adds each card whose way out 
 cards already added, until nothing changes; what stays out is trapped. Every condition it uses
 is implied by a real move, so it never calls a winnable position lost. The stock is taken into
 account by *epochs*: epoch ``e`` is the time after ``e`` more rows are dealt, a card of the
-``e``-th row exists from epoch ``e`` on, and a row covers whatever in its columns could not
-leave before it landed.
+``e``-th row exists from epoch ``e`` on, and it covers every card of its column that has not
+left by then.
 
 >>> from milligan_widget.cards import CARDS
 >>> from milligan_widget.lessons import stage
@@ -181,8 +181,8 @@ def first_epochs(position: Position) -> tuple[_Cards, list[int]]:
             return False
         if any(epoch[u] <= e and not gone(u, e) for u in cards.later_breaking[t]):
             return False
-        if all(any(gone(u, e) for u in need) for need in cards.needs[t]):
-            return True
+        if clear(t, e) and all(any(gone(u, e) for u in need) for need in cards.needs[t]):
+            return True  # home: nothing on it, and a copy of each lower card of its suit home
         if any(epoch[p] <= e and (gone(p, e) or clear(p, e)) for p in cards.parents[t]):
             return True
         if any(gone(w, e) for w in cards.carriers[t]):
