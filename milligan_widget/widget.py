@@ -46,6 +46,7 @@ import traitlets
 
 from milligan_widget import PRESETS, Game, IllegalMoveError, Move, Rules, solver
 from milligan_widget import view as views
+from milligan_widget.deadlock import explain
 from milligan_widget.lessons import Feedback, Lesson, LessonRun
 
 STATIC = Path(__file__).parent / "static"
@@ -137,7 +138,8 @@ class MilliganWidget(anywidget.AnyWidget):
     panel = traitlets.Dict({"mode": "play"}).tag(sync=True)
     four_colour = traitlets.Bool(False).tag(sync=True, echo_update=False)
     # The "still winnable?" indicator: {"enabled": bool, "state": None | "checking" |
-    # "winnable" | "unwinnable" | "unknown"} (None: nothing to show in this mode).
+    # "winnable" | "unwinnable" | "unknown"} (None: nothing to show in this mode), and "why" for
+    # a loss with a card trapped for good.
     analysis = traitlets.Dict({"enabled": False, "state": None}).tag(sync=True)
 
     def __init__(
@@ -423,7 +425,9 @@ class MilliganWidget(anywidget.AnyWidget):
         status = self.game.status
         if status != "playing" or self._remembered(position) is not None:
             self._pending = None
-            self._set_analysis(solver.UNWINNABLE if status == "lost" else solver.WINNABLE)
+            self._set_analysis(
+                solver.UNWINNABLE if status == "lost" else solver.WINNABLE, self.game
+            )
             return
         self._pending = (self._check_gen, self.game.copy(), _Job(position, self.game))
         self._set_analysis("checking")
@@ -431,8 +435,12 @@ class MilliganWidget(anywidget.AnyWidget):
             self._checker = self._spawn(self._check_worker)
         self._wake.notify_all()
 
-    def _set_analysis(self, state: str | None) -> None:
+    def _set_analysis(self, state: str | None, game: Game | None = None) -> None:
+        """Show ``state``; a loss of ``game`` says why when a card is trapped for good."""
         value = {"enabled": self._check_on, "state": state}
+        why = explain(game) if state == solver.UNWINNABLE and game is not None else None
+        if why:
+            value["why"] = why
         if self.analysis != value:
             self.analysis = value
 
@@ -453,7 +461,7 @@ class MilliganWidget(anywidget.AnyWidget):
             with self._lock:
                 self._solving = False
                 if gen == self._check_gen:  # else the position changed: a stale result
-                    self._set_analysis(status)
+                    self._set_analysis(status, game)
 
     def _check(self, gen: int, game: Game, job: _Job, time_limit: float) -> str:
         """The solver's verdict on ``game`` (remembering a win), stopped once ``gen`` is

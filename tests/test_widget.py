@@ -910,7 +910,11 @@ def test_a_lost_position_names_the_card_that_is_trapped_for_good() -> None:
         "Solver: this position can no longer be won: Q♣ in column 1 can never move or go home."
     )
     widget.check_winnable = True
-    assert widget.wait() and widget.analysis == {"enabled": True, "state": "unwinnable"}
+    assert widget.wait() and widget.analysis == {
+        "enabled": True,
+        "state": "unwinnable",
+        "why": "Q♣ in column 1 can never move or go home",
+    }
 
 
 def test_the_first_message_fits_the_game_on_show() -> None:

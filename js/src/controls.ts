@@ -181,6 +181,7 @@ export class Controls {
     this.verdict.hidden = state == null;
     this.verdict.dataset.state = state ?? "";
     this.verdict.textContent = state ? VERDICTS[state] ?? state : "";
+    this.verdict.title = (state && analysis.why) || "";
   }
 
   setFourColourBox(on: boolean): void {

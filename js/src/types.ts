@@ -109,6 +109,8 @@ export interface RulesInfo {
 export interface Analysis {
   enabled: boolean;
   state: "checking" | "winnable" | "unwinnable" | "unknown" | null;
+  /** For a loss: the card trapped for good that proves it, when there is one. */
+  why?: string;
 }
 
 export interface Model {

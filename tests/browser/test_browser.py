@@ -388,6 +388,30 @@ def test_a_lost_game_says_so_and_offers_a_way_on(notebook: Notebook) -> None:
     fresh_game(notebook)
 
 
+TRAPPED = """
+from milligan_widget import Game
+_columns = [["JC", "QC"], ["JC", "QC"], *[[]] * 5, ["KC", "KC"]]
+_found = ["10C", "10C", "KS", "KS", "KH", "KH", "KD", "KD"]
+widget.game = Game.from_layout(_columns, _found, rules="millie")
+"""
+
+
+def test_the_indicator_names_the_card_trapped_for_good(notebook: Notebook) -> None:
+    notebook.kernel.run(TRAPPED)
+    assert notebook.kernel.eval("widget.game.status") == "playing"  # moves are left
+    box = notebook.widget.locator("label.mw-check", has_text="Winnable?").locator("input")
+    verdict = notebook.widget.locator(".mw-verdict")
+    box.check()
+    try:
+        expect(verdict).to_have_text("lost for good ✗", timeout=20_000)
+        expect(verdict).to_have_attribute("title", "Q♣ in column 1 can never move or go home")
+        notebook.screenshot("widget-trapped.png")
+    finally:
+        box.uncheck()
+        expect(verdict).to_be_hidden()
+        fresh_game(notebook)
+
+
 def test_reduced_motion_plays_without_animation(notebook: Notebook) -> None:
     fresh_game(notebook)
     notebook.page.emulate_media(reduced_motion="reduce")
