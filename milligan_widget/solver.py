@@ -486,14 +486,15 @@ class _Beam(_Search):
     def best_live(self, dealt: dict, width: int) -> list[tuple]:
         """The ``width`` best positions of a layer that hold no trapped card, as (key,
         snapshot); what is cut leaves the sweep incomplete, what is trapped is proven lost."""
-        layer = []
-        for _, key, snap in sorted(dealt.values()):
-            if len(layer) == width:
-                self.complete = False
-                break
+        layer, candidates = [], list(dealt.values())
+        heapq.heapify(candidates)
+        while candidates and len(layer) < width:
+            _, key, snap = heapq.heappop(candidates)
             self.load(snap)
             if not self.trapped(key):
                 layer.append((key, snap))
+        if candidates:
+            self.complete = False
         return layer
 
     def spread(self, seed: tuple, parents: dict, dealt: dict, limit: int) -> None:
