@@ -130,25 +130,27 @@ class _Cards:
     def _needs_and_parents(self, position: Position) -> None:
         """For each card, the copies of every lower card of its suit not yet home (one copy of
         each must get home first), and the cards it may be put on; none of them under it."""
-        card, copies = self.card, self.copies
+        copies = self.copies
         found, fpiles = position._found, position._fpiles
         home = [max(found[p] for p in fpiles[suit]) for suit in range(4)]
-        self.needs: list[list[list[int]]] = []
-        self.parents: list[list[int]] = []
-        for t, code in enumerate(card):
-            rank, suit, beneath = code >> 2, code & 3, self.beneath[t]
-            self.needs.append(
-                [
-                    [u for u in copies.get(r * 4 + suit, ()) if u not in beneath]
-                    for r in range(home[suit], rank)
-                ]
-            )
+        by_code: dict[int, tuple[list[list[int]], list[int]]] = {}
+        for code in copies:
+            rank, suit = code >> 2, code & 3
+            needs = [copies.get(r * 4 + suit, []) for r in range(home[suit], rank)]
             parents = []
             if rank != KING:
                 for other in (0, 1) if code & 2 else (2, 3):
-                    parents += [
-                        u for u in copies.get((rank + 1) * 4 + other, ()) if u not in beneath
-                    ]
+                    parents += copies.get((rank + 1) * 4 + other, ())
+            by_code[code] = needs, parents
+        self.needs: list[list[list[int]]] = []
+        self.parents: list[list[int]] = []
+        for t, code in enumerate(self.card):
+            needs, parents = by_code[code]
+            beneath = self.beneath[t]
+            if beneath:  # copies under it cannot help it
+                needs = [[u for u in need if u not in beneath] for need in needs]
+                parents = [u for u in parents if u not in beneath]
+            self.needs.append(needs)
             self.parents.append(parents)
 
 
@@ -167,36 +169,36 @@ def first_epochs(position: Position) -> tuple[_Cards, list[int]]:
     if it cannot)."""
     cards = _Cards(position)
     epoch, first = cards.epoch, [NEVER] * len(cards.card)
-
-    def gone(u: int, e: int) -> bool:
-        return first[u] <= e
+    above, later, later_breaking = cards.above, cards.later, cards.later_breaking
+    on_top, needs, parents, carriers = cards.on_top, cards.needs, cards.parents, cards.carriers
 
     def clear(t: int, e: int) -> bool:  # nothing is left on t by epoch e
-        return all(gone(u, e) for u in cards.on_top[t]) and all(
-            gone(u, e) for u in cards.later[t] if epoch[u] <= e
+        return all(first[u] <= e for u in on_top[t]) and all(
+            first[u] <= e for u in later[t] if epoch[u] <= e
         )
 
     def way_out(t: int, e: int) -> bool:
-        if any(not gone(u, e) for u in cards.above[t]):
+        if any(first[u] > e for u in above[t]):
             return False
-        if any(epoch[u] <= e and not gone(u, e) for u in cards.later_breaking[t]):
+        if any(epoch[u] <= e < first[u] for u in later_breaking[t]):
             return False
-        if clear(t, e) and all(any(gone(u, e) for u in need) for need in cards.needs[t]):
+        if clear(t, e) and all(any(first[u] <= e for u in need) for need in needs[t]):
             return True  # home: nothing on it, and a copy of each lower card of its suit home
-        if any(epoch[p] <= e and (gone(p, e) or clear(p, e)) for p in cards.parents[t]):
+        if any(epoch[p] <= e and (first[p] <= e or clear(p, e)) for p in parents[t]):
             return True
-        if any(gone(w, e) for w in cards.carriers[t]):
+        if any(first[w] <= e for w in carriers[t]):
             return True
         return cards.card[t] >> 2 == KING and any(
-            column != cards.column[t] and all(gone(u, e) for u in on_it if epoch[u] <= e)
+            column != cards.column[t] and all(first[u] <= e for u in on_it if epoch[u] <= e)
             for column, on_it in enumerate(cards.in_column)
         )
 
+    top_down = range(len(first) - 1, -1, -1)  # cards on top first: they free those below
     for e in range(cards.epochs + 1):
         changed = True
         while changed:
             changed = False
-            for t in range(len(first)):
+            for t in top_down:
                 if first[t] > e >= epoch[t] and way_out(t, e):
                     first[t] = e
                     changed = True
