@@ -15,10 +15,11 @@ from tests.test_solver import exhaustive
 def small_position(rng: random.Random, rules: str) -> Game:
     """A few high cards of a few suits, some in the columns and the rest in the stock, dealt
     in rows onto the columns later; the lower cards are home."""
-    columns = len(Game.new(1, rules).tableau)
+    blank = Game.new(1, rules)
+    columns = len(blank.tableau)
     suits = rng.choice(["HD", "HDC", "SH", "CSH", "S", "HDS"])
     ranks = rng.choice(["TJQK", "JQK", "9TJQK", "89TJQK" if len(suits) < 3 else "TJQK"])
-    cards = [rank + suit for rank in ranks for suit in suits] * Game.new(1, rules).rules.decks
+    cards = [rank + suit for rank in ranks for suit in suits] * blank.rules.decks
     rng.shuffle(cards)
     placed = rng.randint(len(cards) // 3, len(cards))
     tableau: dict[int, list[str]] = {}
