@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .cards import CARDS
-from .position import KING, Position
+from .position import KING, Position, fits
 
 NEVER = 1 << 30  # the epoch of a card that cannot leave
 
@@ -41,10 +41,6 @@ def applies(position: Position) -> bool:
         and rules.foundation_takeback == "never"
         and rules.empty_column == "king"
     )
-
-
-def _fits(card: int, onto: int) -> bool:
-    return (onto >> 1) == ((card >> 1) ^ 1) + 2
 
 
 def _may_chain(lower: int, upper: int) -> bool:
@@ -76,6 +72,9 @@ class _Cards:
             self.card.append(deck[k])
             self.column.append(k % ncols)
             self.epoch.append((k - pos) // ncols + 1)
+            self.beneath.append(range(0))  # what it lands on is not known yet
+            self.above.append(range(0))
+            self.on_top.append(range(0))
         self.epochs = max(self.epoch, default=0)
         self.in_column = [[t for t, c in enumerate(self.column) if c == i] for i in range(ncols)]
         self.copies: dict[int, list[int]] = {}
@@ -88,11 +87,11 @@ class _Cards:
         start, end = len(self.card), len(self.card) + len(col)
         breaks = [end] * len(col)  # where the run that starts at each card ends
         for j in range(len(col) - 2, -1, -1):
-            breaks[j] = breaks[j + 1] if _fits(col[j + 1], col[j]) else start + j + 1
+            breaks[j] = breaks[j + 1] if fits(col[j + 1], col[j]) else start + j + 1
         base = start
         for j, card in enumerate(col):
             t = start + j
-            if j and not _fits(card, col[j - 1]):
+            if j and not fits(card, col[j - 1]):
                 base = t
             self.card.append(card)
             self.column.append(i)
@@ -115,9 +114,6 @@ class _Cards:
             [u for u in self.later[t] if not _may_chain(card[t], card[u])] for t in range(n)
         ]
         for t in range(self.dealt_from, n):
-            self.beneath.append(range(0))
-            self.above.append(range(0))
-            self.on_top.append(range(0))
             self.carriers.append(
                 [
                     w
