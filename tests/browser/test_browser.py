@@ -87,6 +87,8 @@ def set_theme(nb: Notebook, theme: str) -> None:
     nb.page.evaluate(CHANGE_THEME % theme)
     light = "true" if "Light" in theme else "false"
     expect(nb.page.locator("body")).to_have_attribute("data-jp-theme-light", light)
+    # JupyterLab covers the page with its splash while it swaps themes: wait it out.
+    expect(nb.page.locator("#jupyterlab-splash")).to_have_count(0, timeout=15_000)
 
 
 # ------------------------------------------------------------------ the layout
