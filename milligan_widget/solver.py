@@ -63,6 +63,7 @@ WINNABLE, UNWINNABLE, UNKNOWN = "winnable", "unwinnable", "unknown"
 MAX_DEPTH = 2000  # moves before the last deal in one line of the depth-first search
 TRAP_ROWS = 4  # the trapped-card test runs once this few rows are left to deal (it is slow),
 TRAP_PAYS = 20  # and, after TRAP_PAYS tries with so many rows left, while 1 in TRAP_PAYS is trapped
+PROGRESS_EVERY = 1024  # positions between two calls of solve()'s progress callback
 _WIN, _LOST, _OPEN = "win", "lost", "open"
 
 
@@ -118,9 +119,11 @@ class _Search:
         style: _Style,
         lost: set,
         stop: Callable[[], bool] | None = None,
+        progress: Callable[[int], None] | None = None,
     ) -> None:
         self.game = game.copy(history=False)
         self.stop = stop
+        self.progress = progress
         self.deadline = time.perf_counter() + time_limit
         self.node_limit = node_limit
         self.style = style
@@ -232,11 +235,15 @@ class _Search:
 
     def tick(self) -> None:
         self.nodes += 1
-        if self.nodes > self.node_limit or (
-            self.nodes & 255 == 0
-            and (time.perf_counter() > self.deadline or (self.stop is not None and self.stop()))
-        ):
+        if self.nodes > self.node_limit or (self.nodes & 255 == 0 and self.checkpoint()):
             raise _OutOfBudget
+
+    def checkpoint(self) -> bool:
+        """Every 256 positions: is the time up or the solve stopped? Every 1024, progress is
+        reported too (:data:`PROGRESS_EVERY`)."""
+        if self.progress is not None and self.nodes % PROGRESS_EVERY == 0:
+            self.progress(self.nodes)
+        return time.perf_counter() > self.deadline or (self.stop is not None and self.stop())
 
     # -- moves --------------------------------------------------------------------------
 
@@ -571,6 +578,7 @@ def solve(
     time_limit: float = 10.0,
     node_limit: int | None = None,
     stop: Callable[[], bool] | None = None,
+    progress: Callable[[int, float], None] | None = None,
 ) -> SolveResult:
     """Decide whether ``game`` can still be won from its current position.
 
@@ -579,19 +587,30 @@ def solve(
     ``time_limit`` seconds or ``node_limit`` expanded positions are spent, or when ``stop()``
     returns true (it is asked every few hundred positions: a thread's way to cancel). The
     budget is shared by a few runs that order the search differently; what one run proves
-    lost, the others skip.
+    lost, the others skip. ``progress(positions, seconds)``, if given, is called every
+    :data:`PROGRESS_EVERY` positions with the positions expanded and the seconds spent so far
+    (from the solver's thread: keep it quick).
     """
     start = time.perf_counter()
     recursion = sys.getrecursionlimit()
     sys.setrecursionlimit(max(recursion, 4 * MAX_DEPTH))
     try:
-        return _solve(game, time_limit, node_limit, stop, start)
+        return _solve(game, time_limit, node_limit, stop, start, progress)
     finally:
         sys.setrecursionlimit(recursion)
 
 
+def _reporter(
+    progress: Callable[[int, float], None] | None, done: int, start: float
+) -> Callable[[int], None] | None:
+    """One run's progress callback: its positions added to the ``done`` of the runs before."""
+    if progress is None:
+        return None
+    return lambda nodes: progress(done + nodes, time.perf_counter() - start)
+
+
 def _solve(
-    game: Game, time_limit: float, node_limit: int | None, stop, start: float
+    game: Game, time_limit: float, node_limit: int | None, stop, start: float, progress=None
 ) -> SolveResult:
     lost: set = set()
     nodes, rounds, endgames = 0, 0, 0
@@ -601,7 +620,7 @@ def _solve(
         seconds = (time_limit - (time.perf_counter() - start)) * share
         allowed = (node_limit - nodes) * share if node_limit is not None else float("inf")
         kind = _Beam if style.break_weights else _Search
-        search = kind(game, seconds, allowed, style, lost, stop)
+        search = kind(game, seconds, allowed, style, lost, stop, _reporter(progress, nodes, start))
         with contextlib.suppress(_OutOfBudget):
             status = WINNABLE if search.run() else UNWINNABLE
         nodes, rounds = nodes + search.nodes, rounds + search.rounds

@@ -22,22 +22,35 @@ never gets the list, which would reveal the stock's order) until it ends or is s
 No solve goes on for a position nobody needs any more: each gets the solver's ``stop``
 callable, which turns true once the player leaves its position (for the solution: while it
 is still searching), the indicator is switched off, or the solution is stopped; a stopped
-solve's result is never shown. The newest win any of the three finds is remembered for the
+solve's result is never shown. The newest win any of them finds is remembered for the
 game on show, position by position along its line (keyed as ``_position()`` keys them): a
 hint, the indicator or the solution at a position on it answers at once, without a solve.
-A new game, a lesson or the replay viewer forgets it.
+A new game, a lesson or the replay viewer forgets it (a restart keeps it: the same deal).
+When the solver found no answer in the time it had, Think longer
+(:meth:`MilliganWidget.think_longer`) gives it 30 s more for the position, in one more
+background thread that shows its progress in ``analysis`` and can be stopped like the
+solution.
+
+Restart and New game can be undone: the game they replace is set aside as it was (moves, redo
+list, comments, its remembered win), and Undo at the start of the game that replaced it
+brings it back (the last :data:`MAX_SET_ASIDE` of them).
+
 The solver is pure Python, so a thread shares the interpreter with the kernel; Python
 switches threads every few milliseconds, so a click waits milliseconds, not seconds.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import random
+import re
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -53,10 +66,11 @@ STATIC = Path(__file__).parent / "static"
 MAX_SEED = 10**20 - 1
 REQUEST_TYPES = (
     "move", "deal", "undo", "redo", "hint", "auto", "restart", "new",  # playing
-    "next", "previous",  # lesson mode: the next or previous step
+    "next", "previous", "goto_step",  # lesson mode: the next or previous step, or step i
     "seek",  # replay viewer: show the position after ``ply`` moves
     "close",  # leave the lesson or the replay viewer
-    "solution", "stop",  # play the solver's solution back; stop it
+    "solution", "stop",  # play the solver's solution back; stop it (or Think longer)
+    "think",  # Think longer: give the solver more time for the position on show
     "winnable",  # the "still winnable?" indicator on or off ({"on": true})
 )  # fmt: skip
 MODES = ("play", "lesson", "replay")
@@ -68,12 +82,18 @@ NOT_IN_LESSON = {
     "seek": "Stepping through moves is for the replay viewer.",
 }
 NOT_IN_REPLAY = (
-    "This is a replay: step through it with the controls, or close the viewer to play on."
+    "This is a replay: the cards move with its controls. Press Play from here to play on."
 )
 NOT_IN_PLAY = "That control belongs to a lesson or a replay."
 NOT_IN_LESSON["solution"] = "The solution is for a game: finish or close the lesson first."
+NOT_IN_LESSON["think"] = "Think longer is for a game: finish or close the lesson first."
 HINT_TIME = 2.0  # seconds the solver has for a hint
 WINNABLE_TIME = 3.0  # seconds the solver has for the "still winnable?" indicator
+THINK_TIME = 30.0  # seconds Think longer gives the solver, doubled on each press without an answer
+MAX_THINK_TIME = 480.0  # ... up to this
+PROGRESS_SHOWN = 0.5  # seconds between two progress updates of Think longer
+MAX_SET_ASIDE = 20  # restarts and new games that Undo can take back, newest kept
+NO_ANALYSIS = {"enabled": False, "state": None, "why": "", "can_think": False}
 THREAD_STACK = 256 * 1024 * 1024  # the solver's depth-first search recurses deeply
 _spawn_lock = threading.Lock()
 
@@ -110,16 +130,49 @@ def _locked(method: Callable[..., Any]) -> Callable[..., Any]:
 
 
 class _Job:
-    """One background task (a hint, a check or a solution playback) for one position of
-    ``origin``, the game on show when it started (a win found belongs to that game)."""
+    """One background task (a hint, a check, Think longer or a solution playback) for one
+    position of ``origin``, the game on show when it started (a win found belongs to that
+    game)."""
 
-    def __init__(self, position: tuple[Any, ...], origin: Game) -> None:
+    def __init__(
+        self, position: tuple[Any, ...], origin: Game, kind: str = "", seconds: float = 0.0
+    ) -> None:
         self.position = position
         self.origin = origin
+        self.kind = kind  # "hint" or "think": its slot in MilliganWidget._jobs
+        self.seconds = seconds  # the solver's budget
         self.stop = threading.Event()  # set: the solver is no longer needed for this job
         self.thread: threading.Thread | None = None
         self.result: Any = None
         self.played = 0
+        self.progress = (0, 0.0)  # positions searched and seconds spent so far (Think longer)
+        self.shown = 0.0  # the seconds of the progress shown last
+
+
+@dataclass(frozen=True)
+class _Verdict:
+    """What Think longer found for one position: a state of :attr:`MilliganWidget.analysis`,
+    why in a player's words, and the budget it ran out of without an answer (0: it
+    decided, or was stopped), which the next press doubles."""
+
+    position: tuple[Any, ...]
+    state: str
+    why: str
+    ran_out: float = 0.0
+
+
+@dataclass(frozen=True)
+class _SetAside:
+    """A game that a restart or a new game replaced, kept as it was (its moves, redo list
+    and comments, the win remembered for it, its clock) so that Undo brings it back from the
+    start of the game that replaced it."""
+
+    action: str  # "restart" or "new game": what Undo takes back
+    game: Game
+    successor: Game  # the game that replaced it
+    line: tuple[Move, ...]
+    line_at: dict[tuple[Any, ...], int]
+    started: float
 
 
 class MilliganWidget(anywidget.AnyWidget):
@@ -137,10 +190,14 @@ class MilliganWidget(anywidget.AnyWidget):
     rules_info = traitlets.Dict().tag(sync=True)
     panel = traitlets.Dict({"mode": "play"}).tag(sync=True)
     four_colour = traitlets.Bool(False).tag(sync=True, echo_update=False)
-    # The "still winnable?" indicator: {"enabled": bool, "state": None | "checking" |
-    # "winnable" | "unwinnable" | "unknown"} (None: nothing to show in this mode), and "why" for
-    # a loss with a card trapped for good.
-    analysis = traitlets.Dict({"enabled": False, "state": None}).tag(sync=True)
+    #: ``"auto"`` follows the host's theme (JupyterLab, Notebook 7, VS Code, marimo, else the
+    #: browser's preference); ``"light"`` or ``"dark"`` choose one.
+    theme = traitlets.Enum(("auto", "light", "dark"), "auto").tag(sync=True, echo_update=False)
+    # The solver's verdict on the position on show, from the "still winnable?" indicator or
+    # Think longer: {"enabled": the indicator is on, "state": None (nothing to show) |
+    # "checking" | "winnable" | "unwinnable" | "unknown" | "won", "why": the reason in a
+    # player's words ("" with no state), "can_think": Think longer is offered}.
+    analysis = traitlets.Dict(NO_ANALYSIS).tag(sync=True)
 
     def __init__(
         self,
@@ -161,8 +218,12 @@ class MilliganWidget(anywidget.AnyWidget):
         self.hint_time = hint_time
         #: Seconds the solver has to check "still winnable?" after each move.
         self.winnable_time = winnable_time
-        self._hint_job: _Job | None = None
+        self._jobs: dict[str, _Job] = {}  # the hint's and Think longer's solve, by kind
         self._solution_job: _Job | None = None
+        self._thought: _Verdict | None = None  # Think longer's newest verdict
+        self._undecided: tuple[Any, ...] | None = None  # where a hint's solver had no answer
+        # Games a restart or a new game replaced, which Undo brings back (newest last).
+        self._set_aside: deque[_SetAside] = deque(maxlen=MAX_SET_ASIDE)
         self._check_on = check_winnable
         self._check_gen = 0
         self._checked: tuple[Any, ...] | None = None
@@ -197,13 +258,23 @@ class MilliganWidget(anywidget.AnyWidget):
     @game.setter
     @_locked
     def game(self, game: Game) -> None:
-        self._cancel_solution()
-        self._forget_line()
-        self._game = game
-        self._run = None
-        self._replay = None
-        self._started = time.monotonic()
+        self._set_aside.clear()  # Undo does not go back past a game assigned
+        self._switch_to(game)
         self._publish(message=self._welcome(), rules_changed=True, panel_changed=True)
+
+    def _switch_to(
+        self,
+        game: Game,
+        started: float | None = None,
+        line: tuple[tuple[Move, ...], dict[tuple[Any, ...], int]] = ((), {}),
+    ) -> None:
+        """Put ``game`` on show in play mode (leaving a lesson or the replay viewer), with
+        the winning ``line`` remembered for it and the clock ``started``; not published."""
+        self._cancel_solution()
+        self._line, self._line_at = line
+        self._thought = self._undecided = None
+        self._game, self._run, self._replay = game, None, None
+        self._started = time.monotonic() if started is None else started
 
     @property
     def mode(self) -> str:
@@ -242,16 +313,49 @@ class MilliganWidget(anywidget.AnyWidget):
         return self._apply(Move.deal())
 
     @_locked
-    def undo(self) -> Move:
-        """Take back the last move (in a lesson: the last move of this step)."""
+    def undo(self) -> Move | None:
+        """Take back the last move (in a lesson: the last move of this step) and return it.
+
+        At the start of a game that :meth:`restart` or :meth:`new_game` put in place of
+        another, Undo takes that back: the game before comes back as it was (its moves, redo
+        list and comments), and this returns None.
+        """
         self._forbid_in("replay", NOT_IN_REPLAY)
-        if not self.game.can_undo:
+        if self.game.can_undo:
+            move = self._run.undo() if self._run is not None else self.game.undo()
+            self._publish(message=f"Undone: {self.game.describe(move)}")
+            return move
+        entry = self._taken_back() if self._run is None else None
+        if entry is None:
             reason = "Nothing to undo in this step." if self._run else "Nothing to undo."
             self._refuse(reason)
             raise IllegalMoveError(reason)
-        move = self._run.undo() if self._run is not None else self.game.undo()
-        self._publish(message=f"Undone: {self.game.describe(move)}")
-        return move
+        self._set_aside.pop()
+        self._switch_to(entry.game, entry.started, (entry.line, entry.line_at))
+        self._publish(message=_undone(entry))
+        return None
+
+    def _taken_back(self) -> _SetAside | None:
+        """The game that Undo brings back from the start of the game on show, if a restart
+        or a new game put this one in its place."""
+        entry = self._set_aside[-1] if self._set_aside else None
+        return entry if entry is not None and entry.successor is self._game else None
+
+    def _set_aside_for(
+        self,
+        action: str,
+        game: Game,
+        line_at: dict[tuple[Any, ...], int] | None = None,
+        behind: _SetAside | None = None,
+    ) -> None:
+        """Show ``game`` (not published) in place of the player's game, which Undo brings
+        back from its start (``behind``: the game set aside before an untouched one, which
+        Undo goes back to instead); ``line_at``: the remembered win, keyed for ``game``."""
+        if behind is None:
+            behind = _SetAside(action, self._game, game, self._line, self._line_at, self._started)
+        line = (self._line, line_at) if line_at else ((), {})
+        self._switch_to(game, line=line)
+        self._set_aside.append(dataclasses.replace(behind, action=action, successor=game))
 
     @_locked
     def redo(self) -> Move:
@@ -313,50 +417,60 @@ class MilliganWidget(anywidget.AnyWidget):
         background thread (one job at a time: asking again for the same position waits for
         the same answer; a job for another position is stopped)."""
         position = self._position()
-        job = self._hint_job
+        job = self._jobs.get("hint")
         rest = self._remembered(position)
         if rest is None and job is not None and job.position == position and not job.stop.is_set():
             return job  # the same question: the same answer
         if job is not None:
             job.stop.set()
-        job = _Job(position, self.game)
+        job = _Job(position, self.game, "hint", self.hint_time)
         if rest is not None:
-            self._hint_job = None
+            self._jobs.pop("hint", None)
             job.result = solver.Hint.on_line(rest)
             self._show_hint(job.result)
             return job
-        self._hint_job = job
+        self._jobs["hint"] = job
         seconds = f"{self.hint_time:g}"
         self._publish(message=f"Thinking… (the solver has up to {seconds} s)", kind="thinking")
-        job.thread = self._spawn_worker(self._hint_worker, job, self.game.copy(), self.hint_time)
+        solve = functools.partial(self._solver_hint, job, self.game.copy())
+        job.thread = self._spawn_worker(self._job_worker, job, solve, self._hint_done)
         return job
 
-    def _hint_worker(self, job: _Job, game: Game, time_limit: float) -> None:
+    def _job_worker(
+        self, job: _Job, compute: Callable[[], Any], show: Callable[[_Job], None]
+    ) -> None:
+        """The thread of a hint or of Think longer: ``compute()`` the answer, then ``show``
+        the job with it (holding the lock), unless the job was replaced or stopped, or the
+        player left its position; an error is shown too, never left unanswered."""
         try:
-            found = self._solver_hint(job, game, time_limit)
-        except Exception as exc:  # never leave the player thinking forever
-            self.log.exception("MilliganWidget hint failed")
-            with self._lock:
-                if self._hint_job is job:
-                    self._hint_job = None
-                    if self._position() == job.position:
-                        self._refuse(f"Internal error: {exc}")
-            return
+            result, error = compute(), None
+        except Exception as exc:
+            self.log.exception("MilliganWidget %s failed", job.kind)
+            result, error = None, exc
         with self._lock:
-            if self._hint_job is not job:
-                return  # replaced by another hint: dropped
-            self._hint_job = None
+            if self._jobs.get(job.kind) is not job:
+                return  # replaced by another one: dropped
+            del self._jobs[job.kind]
             if job.stop.is_set() or self._position() != job.position:
-                return  # the player moved on: this hint is for a position no longer shown
-            job.result = found
-            self._show_hint(found)
+                return  # the player moved on: this answer is for a position no longer shown
+            if error is not None:
+                self._refuse(f"Internal error: {error}")
+                return
+            job.result = result
+            show(job)
 
-    def _solver_hint(self, job: _Job, game: Game, time_limit: float) -> solver.Hint | None:
+    def _solver_hint(self, job: _Job, game: Game) -> solver.Hint | None:
         """:func:`solver.hint` for ``job`` (``job.stop`` cancels it); a win is remembered."""
-        found = solver.hint(game, time_limit=time_limit, stop=job.stop.is_set)
+        found = solver.hint(game, time_limit=job.seconds, stop=job.stop.is_set)
         if found is not None and found.line:
             self._remember(job, game, found.line)
         return found
+
+    def _hint_done(self, job: _Job) -> None:
+        found = job.result
+        if found is not None and found.status == solver.UNKNOWN:
+            self._undecided = job.position  # Think longer is offered here
+        self._show_hint(found)
 
     def _show_hint(self, found: solver.Hint | None) -> None:
         if found is None:
@@ -410,39 +524,81 @@ class MilliganWidget(anywidget.AnyWidget):
 
     @_locked
     def _update_analysis(self) -> None:
-        """Set :attr:`analysis` for the position on show, queueing a check when it is new."""
-        if not self._check_on or self.mode != "play":
-            self._checked = None
-            self._check_gen += 1
-            self._pending = None
-            self._set_analysis(None)
-            return
-        position = self._position()
-        if position == self._checked:
-            return
-        self._checked = position
-        self._check_gen += 1
+        """Set :attr:`analysis` for the position on show: Think longer's progress or verdict;
+        else, with the indicator on, what is known already (the game is over, a win is
+        remembered) or its check, queued when the position is new."""
+        position = self._position() if self.mode == "play" else None
+        known = None if position is None else self._thought_of(position)
+        if known is None and position is not None and self._check_on:
+            if position == self._checked:  # checked or being checked: the verdict stays
+                self._set_analysis(self.analysis["state"], self.analysis["why"])
+                return
+            known = self._settled(position)
+            if known is None:
+                self._queue_check(position)
+                return
+        self._stop_checks(None if known is None else position)  # nothing left to check
+        self._set_analysis(*(known or (None, "")))
+
+    def _thought_of(self, position: tuple[Any, ...]) -> tuple[str, str] | None:
+        """(state, why) of Think longer for ``position``: its progress, or its verdict."""
+        job = self._thinking()
+        if job is not None and job.position == position:
+            return "checking", _progress_words(job)
+        thought = self._thought
+        if thought is not None and thought.position == position:
+            return thought.state, thought.why
+        return None
+
+    def _settled(self, position: tuple[Any, ...]) -> tuple[str, str] | None:
+        """(state, why) for ``position`` that needs no solve: the game is over, or it is on
+        a winning line remembered."""
         status = self.game.status
-        if status != "playing" or self._remembered(position) is not None:
-            self._pending = None
-            self._set_analysis(
-                solver.UNWINNABLE if status == "lost" else solver.WINNABLE, self.game
-            )
-            return
+        if status == "won":
+            return "won", "all cards are home"
+        if status == "lost":
+            return solver.UNWINNABLE, explain(self.game) or "no useful move is left"
+        rest = self._remembered(position)
+        return None if rest is None else (solver.WINNABLE, _win_words(len(rest)))
+
+    def _stop_checks(self, checked: tuple[Any, ...] | None) -> None:
+        """Stop the indicator's check (its result is dropped); ``checked``: the position it
+        need not check any more."""
+        self._checked = checked
+        self._check_gen += 1
+        self._pending = None
+
+    def _queue_check(self, position: tuple[Any, ...]) -> None:
+        """Show "checking…" and hand ``position`` to the indicator's worker thread."""
+        self._stop_checks(position)
         self._pending = (self._check_gen, self.game.copy(), _Job(position, self.game))
-        self._set_analysis("checking")
+        self._set_analysis("checking", f"the solver has up to {self.winnable_time:g} s")
         if self._checker is None or not self._checker.is_alive():
             self._checker = self._spawn(self._check_worker)
         self._wake.notify_all()
 
-    def _set_analysis(self, state: str | None, game: Game | None = None) -> None:
-        """Show ``state``; a loss of ``game`` says why when a card is trapped for good."""
-        value = {"enabled": self._check_on, "state": state}
-        why = explain(game) if state == solver.UNWINNABLE and game is not None else None
-        if why:
-            value["why"] = why
+    def _set_analysis(self, state: str | None, why: str = "") -> None:
+        value = {
+            "enabled": self._check_on,
+            "state": state,
+            "why": why if state is not None else "",
+            "can_think": self._can_think(state),
+        }
         if self.analysis != value:
             self.analysis = value
+
+    def _can_think(self, state: str | None) -> bool:
+        """Is Think longer offered: the solver found no answer for the position on show in
+        the time it had (the indicator's, Think longer's or a hint's), and none is running?"""
+        if self.mode != "play" or self._thinking() is not None:
+            return False
+        if state != solver.UNKNOWN:
+            position = self._position()
+            if state not in (None, "checking") or self._undecided != position:
+                return False
+            if self._remembered(position) is not None:
+                return False
+        return self.game.status == "playing"
 
     def _check_worker(self) -> None:
         """Check the newest queued position, one at a time; a check whose position is
@@ -457,22 +613,131 @@ class MilliganWidget(anywidget.AnyWidget):
                 self._pending = None
                 self._solving = True
                 time_limit = self.winnable_time
-            status = self._check(gen, game, job, time_limit)
+            status, why = self._check(gen, game, job, time_limit)
             with self._lock:
                 self._solving = False
                 if gen == self._check_gen:  # else the position changed: a stale result
-                    self._set_analysis(status, game)
+                    self._set_analysis(status, why)
 
-    def _check(self, gen: int, game: Game, job: _Job, time_limit: float) -> str:
-        """The solver's verdict on ``game`` (remembering a win), stopped once ``gen`` is
-        stale."""
+    def _check(self, gen: int, game: Game, job: _Job, time_limit: float) -> tuple[str, str]:
+        """The solver's verdict on ``game`` and why (remembering a win), stopped once
+        ``gen`` is stale."""
         try:
             result = solver.solve(game, time_limit=time_limit, stop=lambda: gen != self._check_gen)
         except Exception:
             self.log.exception("MilliganWidget winnable check failed")
-            return solver.UNKNOWN
+            return solver.UNKNOWN, "the solver failed: see the log"
         self._remember(job, game, result.moves)
-        return result.status
+        return result.status, _verdict_words(result, game, time_limit)
+
+    # -------------------------------------------------------------------- think longer
+    def think_longer(
+        self, seconds: float = THINK_TIME, wait: bool = False
+    ) -> solver.SolveResult | None:
+        """Give the solver ``seconds`` for the position on show, when a hint or the
+        indicator found no answer in the time they had.
+
+        It searches in a background thread; :attr:`analysis` shows "checking" with its
+        progress ("thinking… 12 s, 130,000 positions", about every 0.5 s), then its verdict
+        and why. A win is remembered: hints, the indicator and the solution answer at once
+        on it. :meth:`stop` (the Stop button) stops it, and so does leaving the position.
+        Returns at once (None) unless ``wait``: then the solver's result (None if it was
+        stopped). The toolbar's Think longer gives 30 s, doubled on each press that ran out
+        of time at the same position (up to 8 minutes).
+        """
+        self._forbid_in("replay", NOT_IN_REPLAY)
+        self._forbid_in("lesson", NOT_IN_LESSON["think"])
+        job = self._start_think(seconds)
+        if wait and job.thread is not None:
+            job.thread.join()
+        return job.result if wait else None
+
+    @_locked
+    def _start_think(self, seconds: float) -> _Job:
+        """Think longer for the position on show (the same job if one already is), or say
+        at once what is known."""
+        position = self._position()
+        running = self._thinking()
+        if running is not None and running.position == position:
+            return running
+        self._cancel_solution()
+        self._stop_thinking(quiet=True)
+        job = _Job(position, self.game, "think", seconds)
+        rest = self._remembered(position)
+        if rest is not None or self.game.status != "playing":
+            job.result = solver.SolveResult(solver.WINNABLE, rest) if rest else None
+            self._think_done(job)
+            return job
+        self._jobs["think"] = job
+        message = f"Thinking longer… (the solver has up to {seconds:g} s; Stop stops it)"
+        self._publish(message=message, kind="thinking")
+        solve = functools.partial(self._think, job, self.game.copy())
+        job.thread = self._spawn_worker(self._job_worker, job, solve, self._think_done)
+        return job
+
+    def _think(self, job: _Job, game: Game) -> solver.SolveResult:
+        """Think longer's solve (in its thread); a win is remembered."""
+        report = functools.partial(self._think_progress, job)
+        result = solver.solve(game, time_limit=job.seconds, stop=job.stop.is_set, progress=report)
+        self._remember(job, game, result.moves)
+        return result
+
+    def _think_progress(self, job: _Job, positions: int, seconds: float) -> None:
+        """The solver's progress callback: shown about every :data:`PROGRESS_SHOWN` s."""
+        job.progress = (positions, seconds)
+        if seconds - job.shown < PROGRESS_SHOWN:
+            return
+        job.shown = seconds
+        with self._lock:
+            if self._jobs.get("think") is job and not job.stop.is_set():
+                self._update_analysis()
+
+    def _think_done(self, job: _Job) -> None:
+        """Show what Think longer found, in the message line and :attr:`analysis`."""
+        result: solver.SolveResult | None = job.result
+        if result is None:  # the game is over: nothing to think about
+            self._publish(message="The game is over: there is nothing left to think about.")
+            return
+        words = _verdict_words(result, self.game, job.seconds)
+        ran_out = job.seconds if result.status == solver.UNKNOWN else 0.0
+        self._thought = _Verdict(job.position, result.status, words, ran_out)
+        if result.status == solver.WINNABLE:
+            found = _moves(len(result.moves))
+            message = f"Solver: a win in {found} from here. Hint and Solution ▶ follow it."
+        elif result.status == solver.UNWINNABLE:
+            message = f"Solver: {solver.no_win_left(self.game)}."
+        else:
+            message = f"Solver: {words}. Think longer gives it {self._think_budget():g} s."
+        self._publish(message=message, kind="hint")
+
+    def _think_budget(self) -> float:
+        """The seconds the toolbar's Think longer gives: :data:`THINK_TIME`, doubled after
+        each press that ran out of time at this position, up to :data:`MAX_THINK_TIME`."""
+        thought = self._thought
+        if thought is None or thought.position != self._position():
+            return THINK_TIME
+        return min(MAX_THINK_TIME, max(THINK_TIME, 2 * thought.ran_out))
+
+    def _thinking(self) -> _Job | None:
+        """Think longer's job while it searches."""
+        job = self._jobs.get("think")
+        return job if job is not None and not job.stop.is_set() else None
+
+    def _stop_thinking(self, quiet: bool = False) -> bool:
+        """Stop Think longer and say how far it got (``quiet``: drop it without a word);
+        False if it was not running."""
+        job = self._thinking()
+        if job is None:
+            return False
+        job.stop.set()
+        del self._jobs["think"]
+        if quiet:
+            return True
+        positions, seconds = job.progress
+        words = f"stopped after {seconds:.0f} s and {positions:,} positions"
+        self._thought = _Verdict(job.position, solver.UNKNOWN, words)
+        self._publish(message=f"Thinking {words}.")
+        return True
 
     def show_solution(
         self, time_limit: float = 10.0, delay: float = 0.4, wait: bool = False
@@ -490,6 +755,7 @@ class MilliganWidget(anywidget.AnyWidget):
         self._forbid_in("lesson", NOT_IN_LESSON["solution"])
         with self._lock:
             self._cancel_solution()
+            self._stop_thinking(quiet=True)  # the solution's solve takes over
             job = self._solution_job = _Job(self._position(), self.game)
             rest = self._remembered(job.position)
             if rest is not None:
@@ -506,7 +772,10 @@ class MilliganWidget(anywidget.AnyWidget):
 
     @_locked
     def stop(self) -> bool:
-        """Stop the solution playing back (:meth:`show_solution`); False if none was."""
+        """Stop :meth:`think_longer` or the solution playing back (:meth:`show_solution`);
+        False if neither was running."""
+        if self._stop_thinking():
+            return True
         job = self._solution_job
         if job is None:
             return False
@@ -515,9 +784,15 @@ class MilliganWidget(anywidget.AnyWidget):
         self._publish(message=f"Solution stopped after {moves}.")
         return True
 
+    def _busy(self) -> str | None:
+        """What the Stop button would stop: "solution", "think" or None."""
+        if self._solution_job is not None:
+            return "solution"
+        return "think" if self._thinking() is not None else None
+
     def wait(self, timeout: float | None = 30.0) -> bool:
-        """Wait until the hint, the solution playback and the indicator's checks are done,
-        stopped ones too (for scripts and tests); False on timeout."""
+        """Wait until the hint, Think longer, the solution playback and the indicator's
+        checks are done, stopped ones too (for scripts and tests); False on timeout."""
         deadline = None if timeout is None else time.monotonic() + timeout
         for thread in list(self._workers):
             thread.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
@@ -530,14 +805,14 @@ class MilliganWidget(anywidget.AnyWidget):
         return True
 
     def _stop_stale_jobs(self) -> None:
-        """Stop the solver for a position no longer on show: a hint's, and a solution's
-        that is still searching (its playback notices a change by itself)."""
-        if self._hint_job is None and self._solution_job is None:
+        """Stop the solver for a position no longer on show: a hint's, Think longer's, and
+        a solution's that is still searching (its playback notices a change by itself)."""
+        if not self._jobs and self._solution_job is None:
             return
         position = self._position()
-        job = self._hint_job
-        if job is not None and job.position != position:
-            job.stop.set()
+        for job in self._jobs.values():
+            if job.position != position:
+                job.stop.set()
         job = self._solution_job
         if job is not None and job.result is None and job.position != position:
             self._cancel_solution()
@@ -643,21 +918,58 @@ class MilliganWidget(anywidget.AnyWidget):
     def new_game(self, seed: int | None = None, rules: str | Rules | None = None) -> Game:
         """Start a new deal (random when ``seed`` is None), with these rules or the same.
 
-        This leaves a lesson or the replay viewer."""
+        When the game it replaces is in progress (a move played or one to redo, and not
+        won), Undo at the start of the new game brings it back as it was; from a game not
+        yet touched that a restart or new game brought, Undo goes back past it to the game
+        before. This leaves a lesson or the replay viewer."""
         rules = self.game.rules if rules is None else rules
-        self.game = Game.new(_pick_seed(seed), rules)
-        return self.game
+        game = Game.new(_pick_seed(seed), rules)
+        untouched = not (self._game.history or self._game.can_redo)
+        behind = self._taken_back() if untouched else None
+        if behind is not None:  # Undo goes back past the untouched game on show
+            self._set_aside.pop()
+            self._set_aside_for("new game", game, behind=behind)
+        elif self._in_progress():
+            self._set_aside_for("new game", game)
+        else:
+            self.game = game
+            return game
+        greeting = "Undo brings back the game you left."
+        self._publish(message=self._welcome(greeting), panel_changed=True)
+        return game
+
+    def _in_progress(self) -> bool:
+        """Is the player's game one that Undo should bring back after a new game?"""
+        game = self._game
+        if self._replay is not None or game.status == "won":
+            return False
+        return bool(game.history or game.can_redo)
 
     @_locked
     def restart(self) -> None:
-        """Back to the start of this deal (in a lesson: of this step)."""
+        """Back to the start of this deal (in a lesson: of this step).
+
+        Undo at the start takes the restart back: the game comes back as it was, with its
+        moves, redo list and comments (so do the restarts before it, one Undo each)."""
         self._forbid_in("replay", NOT_IN_REPLAY)
         if self._run is not None:
             self.restart_step()
             return
-        self.game.restart()
-        self._started = time.monotonic()
-        self._publish(message="Restarted this deal.")
+        old = self._game
+        if not old.history and not old.can_redo:
+            self._started = time.monotonic()
+            self._publish(message="Restarted this deal.")  # nothing to take back
+            return
+        fresh = old.copy()
+        fresh.restart()
+        self._set_aside_for("restart", fresh, self._line_keyed_for(fresh))
+        back = f"goes back to move {len(old.history)}" if old.history else "brings back the redo"
+        self._publish(message=f"Restarted this deal. Undo {back}.")
+
+    def _line_keyed_for(self, fresh: Game) -> dict[tuple[Any, ...], int]:
+        """The remembered win's positions keyed for ``fresh``, a restart of the game on show:
+        the same deal, so the same moves from it lead to the same positions."""
+        return {(mode, id(fresh), moves): ply for (mode, _, moves), ply in self._line_at.items()}
 
     @_locked
     def goto(self, n: int) -> None:
@@ -795,8 +1107,6 @@ class MilliganWidget(anywidget.AnyWidget):
             saved = _as_saved_game(game)
             if saved is None:
                 raise TypeError("show_replay needs a Game, its saved JSON text or a path to it")
-        self._cancel_solution()
-        self._forget_line()
         line, comments = saved.history, saved.comments
         board = saved.copy()
         board.restart()
@@ -809,11 +1119,10 @@ class MilliganWidget(anywidget.AnyWidget):
         while board.can_undo:  # back to the deal: the line stays for redo, with its comments
             board.undo()
         seed = f" #{saved.seed}" if saved.seed is not None else ""
-        self._run = None
-        self._game = board
+        self._set_aside.clear()  # a replay is watched: Undo does not go back past it
+        self._switch_to(board)
         self._replay = entries
         self._replay_title = f"Replay of deal{seed} ({saved.rules.name or 'custom rules'})"
-        self._started = time.monotonic()
         if not 0 <= ply <= len(entries):
             raise ValueError(f"ply must be between 0 and {len(entries)}, not {ply}")
         while len(board.history) < ply:
@@ -867,51 +1176,54 @@ class MilliganWidget(anywidget.AnyWidget):
 
     def _handle(self, content: Any) -> None:
         kind = _request_type(content)
+        self._check_mode(kind)
+        if kind not in ("stop", "winnable"):
+            self._cancel_solution()  # the player takes over from the solution playing back
+        self._handlers()[kind](content)
+
+    def _check_mode(self, kind: str) -> None:
+        """Refuse a request that the mode on show has no use for."""
         mode = self.mode
         if mode == "replay" and kind not in ("seek", "close"):
             self._forbid_in("replay", NOT_IN_REPLAY)
         if mode == "lesson" and kind in NOT_IN_LESSON:
             self._forbid_in("lesson", NOT_IN_LESSON[kind])
-        if mode == "play" and kind in ("next", "previous", "seek", "close"):
+        if mode == "play" and kind in ("next", "previous", "goto_step", "seek", "close"):
             self._forbid_in("play", NOT_IN_PLAY)
-        if kind not in ("stop", "winnable"):
-            self._cancel_solution()  # the player takes over from the solution playing back
-        if kind == "move":
-            self._apply(_parse_move_request(content, _pile_names(self.game)))
-        elif kind == "deal":
-            self.deal()
-        elif kind == "undo":
-            self.undo()
-        elif kind == "redo":
-            self.redo()
-        elif kind == "hint":
-            self.hint(wait=False)
-        elif kind == "solution":
-            self.show_solution()
-        elif kind == "stop":
-            if not self.stop():
-                self._publish(message="Nothing to stop.")
-        elif kind == "winnable":
-            on = content.get("on")
-            if not isinstance(on, bool):
-                raise RequestError("'on' must be true or false")
-            self.check_winnable = on
-        elif kind == "auto":
-            self.autoplay()
-        elif kind == "restart":
-            self.restart()
-        elif kind == "new":
-            self.new_game(_parse_seed(content.get("seed")), _parse_rules(content.get("rules")))
-        elif kind == "next":
-            if not self._run.step_done:  # type: ignore[union-attr]
-                self._forbid_in("lesson", "Finish this step first: Hint shows the way.")
-            self.next_step()
-        elif kind == "previous":
-            self.previous_step()
-        elif kind == "seek":
-            self.step_to(_parse_ply(content.get("ply"), len(self._replay or ())))
-        elif kind == "close":
-            self.stop_lesson() if mode == "lesson" else self.stop_replay()
+
+    def _handlers(self) -> dict[str, Callable[[dict[str, Any]], Any]]:
+        """What each request type does, given the request (checked by :func:`_request_type`
+        and the mode already)."""
+        return {
+            "move": lambda content: self._apply(_parse_move_request(content, self.game)),
+            "deal": lambda _: self.deal(),
+            "undo": lambda _: self.undo(),
+            "redo": lambda _: self.redo(),
+            "hint": lambda _: self.hint(wait=False),
+            "think": lambda _: self.think_longer(self._think_budget()),
+            "solution": lambda _: self.show_solution(),
+            "stop": lambda _: self.stop() or self._publish(message="Nothing to stop."),
+            "winnable": lambda content: setattr(self, "check_winnable", _parse_on(content)),
+            "auto": lambda _: self.autoplay(),
+            "restart": lambda _: self.restart(),
+            "new": lambda content: self.new_game(
+                _parse_seed(content.get("seed")), _parse_rules(content.get("rules"))
+            ),
+            "next": lambda _: self._next_when_done(),
+            "previous": lambda _: self.previous_step(),
+            "goto_step": lambda content: self.goto_step(
+                _parse_index(content.get("index"), len(self._require_lesson().lesson.steps))
+            ),
+            "seek": lambda content: self.step_to(
+                _parse_ply(content.get("ply"), len(self._replay or ()))
+            ),
+            "close": lambda _: self.stop_lesson() if self._run is not None else self.stop_replay(),
+        }
+
+    def _next_when_done(self) -> None:
+        if not self._require_lesson().step_done:
+            self._forbid_in("lesson", "Finish this step first: Hint shows the way.")
+        self.next_step()
 
     def _apply(self, move: Move, comment: str | None = None, prefix: str = "") -> Move:
         """Play ``move`` through the engine and publish, or refuse with the reason.
@@ -1032,7 +1344,9 @@ class MilliganWidget(anywidget.AnyWidget):
             elapsed=elapsed,
         )
         new_view["mode"] = mode
-        new_view["busy"] = "solution" if self._solution_job is not None else None
+        new_view["busy"] = self._busy()
+        if mode == "play" and not game.can_undo and self._taken_back() is not None:
+            new_view["can_undo"] = True  # Undo takes back the restart or the new game
         if self._run is not None:
             new_view["lesson"] = self._run.summary()
         elif self._replay is not None:
@@ -1059,10 +1373,15 @@ class MilliganWidget(anywidget.AnyWidget):
                 "steps": [step.title for step in lesson.steps],
             }
         if self._replay is not None:
-            return {"mode": "replay", "title": self._replay_title, "moves": self._replay}
+            return {
+                "mode": "replay",
+                "title": self._replay_title,
+                "moves": self._replay,
+                "refusal": NOT_IN_REPLAY,
+            }
         return {"mode": "play"}
 
-    def _welcome(self) -> str:
+    def _welcome(self, greeting: str = "Good luck!") -> str:
         game = self.game
         name = game.rules.name or "custom rules"
         seed = f" #{game.seed}" if game.seed is not None else ""
@@ -1071,7 +1390,7 @@ class MilliganWidget(anywidget.AnyWidget):
             return f"Game{seed} ({name}) after {played} move{'s' * (played != 1)}."
         if game.layout is not None:
             return f"A staged position ({name})."
-        return f"New game{seed} ({name}). Good luck!"
+        return f"New game{seed} ({name}). {greeting}"
 
     def _replay_steps(self, moves: Game | str | Path | Iterable[Move | str]) -> list[Move]:
         saved = _as_saved_game(moves)
@@ -1104,6 +1423,40 @@ def _deep_recursion() -> None:
 
 def _moves(count: int) -> str:
     return f"{count} move{'s' * (count != 1)}"
+
+
+def _win_words(count: int) -> str:
+    return f"the solver found a win in {_moves(count)}"
+
+
+def _verdict_words(result: solver.SolveResult, game: Game, seconds: float) -> str:
+    """Why the solver says what it says about ``game``, in a player's words."""
+    if result.status == solver.WINNABLE:
+        return _win_words(len(result.moves))
+    if result.status == solver.UNWINNABLE:
+        return explain(game) or "the solver searched every line"
+    return f"no answer within {seconds:g} s"
+
+
+def _progress_words(job: _Job) -> str:
+    """How far Think longer has got."""
+    positions, seconds = job.progress
+    if not positions:
+        return f"thinking… the solver has up to {job.seconds:g} s"
+    return f"thinking… {seconds:.0f} s, {positions:,} positions"
+
+
+def _undone(entry: _SetAside) -> str:
+    """The message after Undo took back a restart or a new game."""
+    game = entry.game
+    played, redo = len(game.history), len(game.redo_moves)
+    if entry.action == "restart":
+        where = f"move {played}" if played else "the start"
+    else:
+        deal = f"deal #{game.seed}" if game.seed is not None else "the game you left"
+        where = f"{deal} after {_moves(played)}" if played else f"{deal} at its start"
+    later = f", with {_moves(redo)} to redo" if redo and not played else ""
+    return f"Undone: {entry.action} — back to {where}{later}."
 
 
 def _line_positions(
@@ -1168,23 +1521,60 @@ def _pile_names(game: Game) -> frozenset[str]:
     return frozenset(names)
 
 
-def _valid_pile(name: Any, piles: frozenset[str], role: str) -> str:
+def _valid_pile(name: Any, role: str) -> str:
     if not isinstance(name, str) or len(name) > 8:
         raise RequestError(f"the {role} must be a pile name such as 't3'")
-    if name not in piles:
-        raise RequestError(f"there is no pile {name!r} in this game")
     return name
 
 
-def _parse_move_request(content: dict[str, Any], piles: frozenset[str]) -> Move:
-    source = _valid_pile(content.get("source"), piles - {"f", "c"}, "source")
-    target = _valid_pile(content.get("target"), piles, "target")
+def _parse_move_request(content: dict[str, Any], game: Game) -> Move:
+    source = _valid_pile(content.get("source"), "source")
+    target = _valid_pile(content.get("target"), "target")
     count = content.get("count", 1)
     if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 104:
         raise RequestError("count must be a whole number of cards from 1 to 104")
+    piles = _pile_names(game)
+    if source not in piles - {"f", "c"}:
+        _refuse_pile(game, source, "source")
+    if target not in piles:
+        _refuse_pile(game, target, "target")
     if source == target:
-        raise RequestError("a card cannot move onto its own pile")
+        raise MoveRefused("A card cannot move onto its own pile.")
     return Move(source, target, count)
+
+
+class MoveRefused(ValueError):
+    """A move request our front end can send (a drop on the stock, or on a pile of another
+    variant left on the page) that names no pile of this game: refused in a player's words."""
+
+
+_NUMBERED_PILE = re.compile(r"([tfc])([1-9][0-9]?)")
+_PILE_KINDS = {"t": "column", "f": "foundation", "c": "free cell"}
+
+
+def _refuse_pile(game: Game, name: str, role: str) -> None:
+    """Refuse ``name``, a pile this game does not have: in a player's words when the front
+    end can send it, else as a malformed request."""
+    numbered = _NUMBERED_PILE.fullmatch(name)
+    if name == "stock" and role == "target":
+        raise MoveRefused("Cards cannot go back to the stock.")
+    if name == "reserve":
+        raise MoveRefused("This game has no reserve.")
+    if (name == "c" and role == "target") or (numbered and numbered[1] == "c" and not game.cells):
+        raise MoveRefused("This game has no free cells.")
+    if numbered:
+        kind = _PILE_KINDS[numbered[1]]
+        count = {"t": len(game.tableau), "f": len(game.foundations), "c": len(game.cells)}
+        have = count[numbered[1]]
+        raise MoveRefused(f"There is no {kind} {numbered[2]}: this game has {have} {kind}s.")
+    raise RequestError(f"there is no pile {name!r} in this game")
+
+
+def _parse_on(content: dict[str, Any]) -> bool:
+    on = content.get("on")
+    if not isinstance(on, bool):
+        raise RequestError("'on' must be true or false")
+    return on
 
 
 def _parse_ply(value: Any, count: int) -> int:
@@ -1193,13 +1583,24 @@ def _parse_ply(value: Any, count: int) -> int:
     return value
 
 
+def _parse_index(value: Any, count: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < count:
+        raise RequestError(f"index must be a whole number from 0 to {count - 1}")
+    return value
+
+
 def _parse_seed(value: Any) -> int | None:
+    """The deal number a player typed (None: a random deal); a ValueError in their words."""
     if value is None or value == "":
         return None
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SEED:
-        raise RequestError("a deal number is a whole number from 1 to 10^20 - 1")
+        shown = str(value)[:24]
+        raise ValueError(
+            f"“{shown}” is not a deal number: type a whole number from 1 to {MAX_SEED:,}, "
+            "or leave the box empty for a random deal."
+        )
     return value
 
 

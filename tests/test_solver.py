@@ -1,5 +1,6 @@
 """The solver: wins replay to a won game, and proofs agree with an exhaustive search."""
 
+import itertools
 import random
 
 import pytest
@@ -155,3 +156,24 @@ def test_stop_cancels_a_solve_at_once():
 
     result = solve(Game.new(19), time_limit=60, stop=stop)
     assert result.status == UNKNOWN and asked and result.nodes <= 256
+
+
+def test_progress_is_reported_with_growing_counts_and_changes_nothing_else():
+    from milligan_widget.solver import PROGRESS_EVERY
+
+    reports = []
+
+    def report(positions: int, seconds: float) -> None:
+        reports.append((positions, seconds))
+
+    result = solve(Game.new(19), time_limit=60, node_limit=20_000, progress=report)
+    counts = [positions for positions, _ in reports]
+    seconds = [spent for _, spent in reports]
+    assert len(reports) >= 5 and counts == sorted(set(counts))  # strictly growing
+    assert all(b - a >= PROGRESS_EVERY for a, b in itertools.pairwise(counts))
+    assert counts[-1] <= result.nodes and seconds == sorted(seconds)
+    assert 0 < seconds[-1] <= result.seconds
+    quiet = solve(Game.new(19), time_limit=60, node_limit=20_000)
+    assert (quiet.status, quiet.moves, quiet.nodes) == (result.status, result.moves, result.nodes)
+    won = solve(Game.new(8), time_limit=60, progress=lambda positions, seconds: None)
+    assert won.status == WINNABLE and won.moves == solve(Game.new(8), time_limit=60).moves

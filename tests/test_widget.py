@@ -7,6 +7,7 @@ messages the front end would send (custom requests and trait updates).
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from typing import Any
@@ -246,25 +247,78 @@ def test_malformed_requests_are_refused_and_change_nothing(request_: Any) -> Non
 
 
 @pytest.mark.parametrize(
-    ("preset", "source", "target"),
+    ("preset", "source", "target", "words"),
     [
-        ("little-milligan", "t8", "t1"),
-        ("little-milligan", "t1", "f5"),
-        ("classic", "t1", "c1"),
-        ("millie", "t1", "reserve"),
-        ("classic", "f", "t1"),
-        ("milligan-cell", "t1", "reserve"),
+        ("classic", "t3", "stock", "Cards cannot go back to the stock."),
+        ("classic", "reserve", "stock", "Cards cannot go back to the stock."),
+        ("little-milligan", "t8", "t1", "There is no column 8: this game has 7 columns."),
+        ("little-milligan", "t1", "t8", "There is no column 8: this game has 7 columns."),
+        ("little-milligan", "t1", "f5", "There is no foundation 5: this game has 4 foundations."),
+        ("classic", "t1", "f9", "There is no foundation 9: this game has 8 foundations."),
+        ("classic", "t1", "c1", "This game has no free cells."),
+        ("classic", "t1", "c", "This game has no free cells."),
+        ("classic", "c2", "t1", "This game has no free cells."),
+        ("milligan-cell", "t1", "c5", "There is no free cell 5: this game has 4 free cells."),
+        ("millie", "t1", "reserve", "This game has no reserve."),
+        ("millie", "reserve", "t1", "This game has no reserve."),
+        ("milligan-cell", "t1", "reserve", "This game has no reserve."),
     ],
 )
-def test_piles_the_variant_does_not_have_are_refused(preset, source, target) -> None:
+def test_a_drop_on_a_pile_the_game_does_not_have_is_refused_in_a_players_words(
+    preset, source, target, words
+) -> None:
+    """Every pile name the front end can send: the stock, and the piles of another variant
+    (a page not yet redrawn)."""
     widget = MilliganWidget(seed=9, rules=preset)
     before = snapshot(widget.game)
     browser = Browser(widget)
-    view = browser.updated_view(
-        browser.request({"type": "move", "source": source, "target": target, "count": 1})
-    )
-    assert view["kind"] == "error" and "no pile" in view["message"]
+    view = browser.updated_view(browser.request(_move(source, target)))
+    assert (view["kind"], view["message"]) == ("error", words)
     assert snapshot(widget.game) == before
+
+
+@pytest.mark.parametrize(
+    ("source", "target"),
+    [("f", "t1"), ("c", "t1"), ("stock", "t1"), ("x1", "t2"), ("t1", "col3"), ("t0", "t1")],
+)
+def test_pile_names_our_front_end_never_sends_are_malformed(source, target) -> None:
+    widget = MilliganWidget(seed=9)
+    browser = Browser(widget)
+    view = browser.updated_view(browser.request(_move(source, target)))
+    assert view["kind"] == "error" and view["message"].startswith("Request refused: ")
+
+
+def test_every_refusal_of_a_drop_is_in_a_players_words() -> None:
+    """Drops from every pile onto every pile the front end shows, in a few variants and
+    positions: a refusal names no internal pile ("t3", "f", "stock") and is never a
+    "Request refused"."""
+    internal = re.compile(r"'\w+'|\b[tfc]\d+\b|Request refused")
+    for preset in ("classic", "little-milligan", "milligan-cell", "millie"):
+        game = Game.new(9, preset)
+        for _ in range(3):
+            game.deal()
+        widget = MilliganWidget(game=game, hint_time=0)
+        browser = Browser(widget)
+        sources = [*_shown_piles(widget), "stock"]
+        for source in sources[:-1]:
+            for target in sources:
+                if source == target:
+                    continue
+                view = browser.updated_view(browser.request(_move(source, target)))
+                if view["kind"] == "error":
+                    assert not internal.search(view["message"]), (preset, source, target)
+                    assert not view["message"][:1].islower(), view["message"]
+                elif widget.game.can_undo:
+                    widget.undo()
+
+
+def _shown_piles(widget: MilliganWidget) -> list[str]:
+    """The piles the front end draws for the game on show (as board.ts names them)."""
+    view = widget.view
+    piles = [f"t{i + 1}" for i in range(len(view["columns"]))]
+    piles += [f"f{i + 1}" for i in range(len(view["foundations"]))]
+    piles += [f"c{i + 1}" for i in range(len(view["cells"]))]
+    return piles + (["reserve"] if view["reserve"] is not None else [])
 
 
 def test_a_failing_move_callback_does_not_hide_the_move(widget_with_move) -> None:
@@ -304,8 +358,13 @@ def test_deal_undo_redo_restart_requests() -> None:
     assert view["stats"]["stock"] == 88 and view["stats"]["moves"] == 1
     view = browser.updated_view(browser.request({"type": "restart"}))
     assert view["stats"]["stock"] == 96 and view["stats"]["moves"] == 0
+    assert view["can_undo"] is True and view["can_redo"] is False
+    view = browser.updated_view(browser.request({"type": "undo"}))  # the restart
+    assert view["stats"]["stock"] == 88 and view["stats"]["moves"] == 1
+    view = browser.updated_view(browser.request({"type": "undo"}))  # the deal
+    assert view["stats"]["stock"] == 96 and view["can_undo"] is False
     view = browser.updated_view(browser.request({"type": "undo"}))
-    assert view["kind"] == "error" and "undo" in view["message"].lower()
+    assert view["kind"] == "error" and view["message"] == "Nothing to undo."
 
 
 def test_hint_highlights_a_move_and_says_why() -> None:
@@ -436,6 +495,214 @@ def test_bytes_per_move_stay_small() -> None:
         browser.request({"type": "deal"})
     sizes = [len(json.dumps(m)) for m in browser.sent]
     assert max(sizes) <= MAX_BYTES_PER_MOVE, sizes
+
+
+# ------------------------------------------------------------------ restart and new game, undone
+def _played(seed: int = 2024, count: int = 12, rules: str = "classic") -> MilliganWidget:
+    """A widget on deal ``seed`` with ``count`` moves played (the first legal move each time),
+    a comment on the second, and the last move undone (so there is one to redo)."""
+    widget = MilliganWidget(seed=seed, rules=rules, hint_time=0)
+    for _ in range(count + 1):
+        widget.play(widget.game.legal_moves[0])
+    widget.game.set_comment("a comment", 2)
+    widget.undo()
+    return widget
+
+
+def _line_of_play(game: Game) -> tuple[Any, ...]:
+    """The position, its history, the moves to redo and the comments."""
+    return (*snapshot(game), tuple(str(m) for m in game.redo_moves), game.comments)
+
+
+def test_undo_takes_back_a_restart_exactly() -> None:
+    widget = _played(count=19)
+    game, before = widget.game, _line_of_play(widget.game)
+    played = len(game.history)
+    browser = Browser(widget)
+    view = browser.updated_view(browser.request({"type": "restart"}))
+    assert view["stats"]["moves"] == 0 and view["stats"]["stock"] == 96
+    assert view["message"] == f"Restarted this deal. Undo goes back to move {played}."
+    assert view["can_undo"] is True and view["can_redo"] is False
+    assert widget.game.comments == {} and not widget.game.can_undo  # a fresh start
+    view = browser.updated_view(browser.request({"type": "undo"}))
+    assert view["message"] == f"Undone: restart — back to move {played}."
+    assert widget.game is game and _line_of_play(widget.game) == before
+    assert view["stats"]["moves"] == played and view["can_redo"] is True
+    widget.redo()  # its own redo list, as it was
+    assert len(widget.game.history) == played + 1
+    widget.restart()  # from Python too
+    assert widget.undo() is None and widget.game is game
+    assert len(game.history) == played + 1 and game.comments == {2: "a comment"}
+
+
+def test_moves_after_a_restart_are_undone_first_then_the_restart() -> None:
+    widget = _played(count=5)
+    before = _line_of_play(widget.game)
+    widget.restart()
+    widget.deal()
+    widget.deal()
+    assert widget.view["can_undo"] is True
+    widget.undo()
+    widget.undo()
+    assert widget.view["stats"]["moves"] == 0 and widget.view["can_undo"] is True
+    assert widget.view["can_redo"] is True  # the restarted game's own redo
+    assert widget.undo() is None and _line_of_play(widget.game) == before
+    assert widget.view["message"] == "Undone: restart — back to move 5."
+
+
+def test_restarts_are_undone_one_at_a_time_back_to_the_first() -> None:
+    widget = _played(count=3)
+    first = _line_of_play(widget.game)
+    widget.restart()
+    widget.deal()
+    second = _line_of_play(widget.game)
+    widget.restart()
+    assert widget.undo() is None and _line_of_play(widget.game) == second
+    widget.undo()  # the deal
+    assert widget.undo() is None and _line_of_play(widget.game) == first
+
+
+def test_a_restart_keeps_the_moves_to_redo_for_undo() -> None:
+    widget = _played(count=3)
+    widget.goto(0)
+    before = _line_of_play(widget.game)
+    widget.restart()
+    assert widget.view["message"] == "Restarted this deal. Undo brings back the redo."
+    assert widget.view["can_redo"] is False and widget.view["can_undo"] is True
+    assert widget.undo() is None and _line_of_play(widget.game) == before
+    assert widget.view["message"] == "Undone: restart — back to the start, with 4 moves to redo."
+
+
+def test_a_restart_with_nothing_to_forget_is_not_an_undo_step() -> None:
+    widget = MilliganWidget(seed=4)
+    widget.restart()
+    assert widget.view["message"] == "Restarted this deal." and widget.view["can_undo"] is False
+    with pytest.raises(IllegalMoveError):
+        widget.undo()
+
+
+def test_undo_takes_back_a_new_game_started_in_the_middle_of_one() -> None:
+    widget = _played(count=12)
+    game, before = widget.game, _line_of_play(widget.game)
+    browser = Browser(widget)
+    view = browser.updated_view(browser.request({"type": "new", "seed": "5", "rules": None}))
+    assert widget.game.seed == 5 and view["stats"]["moves"] == 0
+    assert view["message"] == "New game #5 (classic). Undo brings back the game you left."
+    assert view["can_undo"] is True
+    view = browser.updated_view(browser.request({"type": "undo"}))
+    assert view["message"] == "Undone: new game — back to deal #2024 after 12 moves."
+    assert widget.game is game and _line_of_play(game) == before and view["seed"] == 2024
+    view = browser.updated_view(browser.request({"type": "undo"}))  # its own undo history
+    assert view["stats"]["moves"] == 11 and view["message"].startswith("Undone: ")
+
+
+def test_a_new_game_in_another_variant_is_undone_with_its_rules() -> None:
+    widget = _played(count=4)
+    widget.new_game(5, "little-milligan")
+    assert widget.rules_info["name"] == "little-milligan" and widget.view["can_undo"]
+    browser = Browser(widget)
+    (message,) = browser.request({"type": "undo"})
+    assert set(message["state"]) == {"view", "rules_info"}
+    assert widget.rules_info["name"] == "classic" and len(widget.view["columns"]) == 8
+
+
+def test_a_new_game_comes_back_only_from_its_start() -> None:
+    widget = _played(count=3)
+    before = _line_of_play(widget.game)
+    widget.new_game(5)
+    widget.deal()
+    assert widget.undo() is not None  # the deal first
+    assert widget.undo() is None and _line_of_play(widget.game) == before
+
+
+def test_undo_goes_back_past_new_games_not_played() -> None:
+    widget = _played(count=3)
+    before = _line_of_play(widget.game)
+    widget.new_game(6)
+    widget.new_game(7)  # #6 was never touched
+    widget.restart()  # nothing to restart: not a step either
+    assert widget.undo() is None and _line_of_play(widget.game) == before
+    assert widget.view["message"] == "Undone: new game — back to deal #2024 after 3 moves."
+    widget.restart()
+    widget.new_game(8)  # the restart's untouched game is skipped too
+    assert widget.view["message"] == "New game #8 (classic). Undo brings back the game you left."
+    assert widget.undo() is None and _line_of_play(widget.game) == before
+
+
+@pytest.mark.parametrize("won", [False, True], ids=["untouched", "won"])
+def test_a_new_game_after_a_game_not_in_progress_cannot_be_undone(won) -> None:
+    if won:
+        widget = MilliganWidget(game=_won_in_one()[0])
+        widget.play(_won_in_one()[1])
+        assert widget.game.status == "won"
+    else:
+        widget = MilliganWidget(seed=3)
+    widget.new_game(5)
+    assert widget.view["message"] == "New game #5 (classic). Good luck!"
+    assert widget.view["can_undo"] is False
+    with pytest.raises(IllegalMoveError):
+        widget.undo()
+    assert widget.view["message"] == "Nothing to undo." and widget.game.seed == 5
+
+
+def _won_in_one() -> tuple[Game, Move]:
+    queens = ["QC", "KC", "KS", "KS", "KH", "KH", "KD", "KD"]  # one King still to go home
+    return Game.from_layout(tableau=[["KC"]] + [[]] * 7, foundations=queens), Move("t1", "f")
+
+
+def test_at_most_the_last_20_restarts_are_kept() -> None:
+    from milligan_widget.widget import MAX_SET_ASIDE
+
+    widget = MilliganWidget(seed=4, hint_time=0)
+    for _ in range(MAX_SET_ASIDE + 5):
+        widget.deal()
+        widget.restart()
+    undone = 0
+    with pytest.raises(IllegalMoveError):
+        while True:
+            widget.undo()
+            undone += 1
+    assert MAX_SET_ASIDE == 20 and undone == 2 * MAX_SET_ASIDE  # each restart, then its deal
+
+
+@pytest.mark.parametrize(
+    "replace",
+    [
+        lambda widget: setattr(widget, "game", Game.new(3)),
+        lambda widget: (widget.show_replay(), widget.stop_replay()),
+        lambda widget: widget.replay(Game.new(3), delay=0),
+    ],
+    ids=["assigned game", "replay viewer", "animated replay"],
+)
+def test_undo_does_not_go_back_past_a_game_shown_otherwise(replace) -> None:
+    widget = _played(count=3)
+    widget.restart()
+    replace(widget)
+    while widget.game.can_undo:
+        widget.undo()
+    assert widget.view["can_undo"] is False
+    with pytest.raises(IllegalMoveError):
+        widget.undo()
+
+
+def test_a_restart_in_a_lesson_restarts_the_step_and_is_not_undone() -> None:
+    _, browser = _lesson_widget()
+    browser.request(_move("t1", "f"))
+    view = browser.updated_view(browser.request({"type": "restart"}))
+    assert view["message"] == "Step restarted." and view["can_undo"] is False
+    view = browser.updated_view(browser.request({"type": "undo"}))
+    assert view["kind"] == "error" and view["message"] == "Nothing to undo in this step."
+
+
+def test_a_win_remembered_before_a_restart_still_answers_after_it(monkeypatch) -> None:
+    widget = MilliganWidget(seed=8)
+    fake = LineSolver(monkeypatch, _some_line(widget.game))
+    widget.hint()  # the solver's win from the deal
+    widget.play(fake.line[0])
+    widget.restart()
+    assert widget.hint()[0] == fake.line[0] and fake.calls == [()]  # from memory
+    widget.undo()  # back to the game restarted: its line too
+    assert widget.hint()[0] == fake.line[1] and fake.calls == [()]
 
 
 # ------------------------------------------------------------------ the end of a game
@@ -719,6 +986,13 @@ def test_the_animated_replay_keeps_the_comments(tmp_path) -> None:
 
 
 # ------------------------------------------------------------------ the solver in the widget
+def shown(
+    state: str | None, why: str = "", *, enabled: bool = True, can_think: bool = False
+) -> dict[str, Any]:
+    """The analysis trait showing ``state`` and why."""
+    return {"enabled": enabled, "state": state, "why": why, "can_think": can_think}
+
+
 class SlowSolver:
     """Stands in for ``solver.solve`` / ``solver.hint``: each call waits to be released."""
 
@@ -800,9 +1074,10 @@ def test_the_indicator_checks_in_the_background_and_drops_stale_results(
     widget, move = widget_with_move
     slow = SlowSolver(monkeypatch, status="unknown")
     browser = Browser(widget)
-    assert widget.analysis == {"enabled": False, "state": None}
+    assert widget.analysis == shown(None, enabled=False)
     sent = browser.request({"type": "winnable", "on": True})
-    assert [m["state"] for m in sent] == [{"analysis": {"enabled": True, "state": "checking"}}]
+    checking = shown("checking", "the solver has up to 3 s")
+    assert [m["state"] for m in sent] == [{"analysis": checking}]
     slow.wait_started()  # the deal's check is running
     (message,) = browser.request(_move(move.source, move.target, 1))
     assert "analysis" not in message["state"]  # still "checking", now the new position
@@ -815,17 +1090,18 @@ def test_the_indicator_checks_in_the_background_and_drops_stale_results(
     slow.status = "unknown"
     slow.release.release()
     assert widget.wait(10)
-    assert widget.analysis == {"enabled": True, "state": "unknown"}
+    assert widget.analysis == shown("unknown", "no answer within 3 s", can_think=True)
     assert [str(m) for m in slow.calls[1].history] == [str(m) for m in widget.game.history]
     sent = browser.request({"type": "winnable", "on": False})
-    assert [m["state"] for m in sent] == [{"analysis": {"enabled": False, "state": None}}]
+    assert [m["state"] for m in sent] == [{"analysis": shown(None, enabled=False)}]
 
 
 def test_the_indicator_on_deal_8_says_winnable() -> None:
     widget = MilliganWidget(seed=8, check_winnable=True)
-    assert widget.analysis == {"enabled": True, "state": "checking"}
+    assert widget.analysis == shown("checking", "the solver has up to 3 s")
     assert widget.wait(10)
-    assert widget.analysis == {"enabled": True, "state": "winnable"}
+    moves = len(widget._line)
+    assert widget.analysis == shown("winnable", f"the solver found a win in {moves} moves")
     widget.start_lesson(__import__("milligan_widget.tutorial").tutorial.learn_the_rules())
     assert widget.analysis["state"] is None  # nothing to check in a lesson
 
@@ -910,11 +1186,9 @@ def test_a_lost_position_names_the_card_that_is_trapped_for_good() -> None:
         "Solver: this position can no longer be won: Q♣ in column 1 can never move or go home."
     )
     widget.check_winnable = True
-    assert widget.wait() and widget.analysis == {
-        "enabled": True,
-        "state": "unwinnable",
-        "why": "Q♣ in column 1 can never move or go home",
-    }
+    assert widget.wait() and widget.analysis == shown(
+        "unwinnable", "Q♣ in column 1 can never move or go home"
+    )
 
 
 def test_the_first_message_fits_the_game_on_show() -> None:
@@ -1053,7 +1327,7 @@ def test_a_win_a_hint_finds_serves_the_indicator_and_the_solution(monkeypatch) -
     assert widget.view["message"].startswith("Solver: ") and fake.calls == [()]
     widget.play(move)
     widget.check_winnable = True
-    assert widget.analysis == {"enabled": True, "state": "winnable"}
+    assert widget.analysis == shown("winnable", f"the solver found a win in {len(line) - 1} moves")
     widget.check_winnable = False
     sent = browser.request({"type": "solution"})  # the first move may follow at once
     view = next(m["state"]["view"] for m in sent if "view" in m["state"])
@@ -1150,7 +1424,7 @@ def test_a_check_for_a_position_left_is_stopped(monkeypatch, widget_with_move) -
     slow.wait_started()
     widget.check_winnable = False  # switching the indicator off stops its check
     assert widget.wait(10) and slow.stopped == [True, False, True]
-    assert widget.analysis == {"enabled": False, "state": None}
+    assert widget.analysis == shown(None, enabled=False)
 
 
 def test_a_hint_for_a_position_left_is_stopped(monkeypatch, widget_with_move) -> None:
@@ -1186,3 +1460,264 @@ def test_a_solution_stopped_while_the_solver_searches_stops_the_solver(
     assert widget.view["busy"] is None
     assert widget.wait(10) and slow.stopped == [True, True]
     assert len(widget.game.history) == 1 and widget.view["kind"] == "info"
+
+
+# ------------------------------------------------------------------ the verdict says why
+def test_the_verdict_says_why_for_a_loss_without_a_trapped_card(monkeypatch) -> None:
+    from milligan_widget import solver
+
+    monkeypatch.setattr(solver, "solve", lambda game, **limits: solver.SolveResult("unwinnable"))
+    widget = MilliganWidget(seed=5, check_winnable=True)
+    assert widget.wait(10)
+    assert widget.analysis == shown("unwinnable", "the solver searched every line")
+
+
+def test_the_verdict_says_won_once_all_cards_are_home() -> None:
+    game, move = _won_in_one()
+    widget = MilliganWidget(game=game, check_winnable=True)
+    assert widget.wait(10)
+    widget.play(move)
+    assert widget.analysis == shown("won", "all cards are home")
+    widget.check_winnable = False
+    assert widget.analysis == shown(None, enabled=False)
+
+
+def test_the_verdict_on_a_game_with_no_useful_move_left_says_why() -> None:
+    ranks = ["K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3"]
+    clubs = [f"{rank}C" for rank in ranks for _ in range(2)]
+    columns = [["AC", "2C"], ["AC", "2C"], *[[]] * 5, clubs]
+    foundations = [None, None, "KS", "KS", "KH", "KH", "KD", "KD"]
+    game = Game.from_layout(columns, foundations, rules="millie")
+    widget = MilliganWidget(game=game, check_winnable=True)
+    assert widget.analysis["state"] == "unwinnable" and widget.analysis["why"]
+    assert widget.analysis["can_think"] is False
+
+
+# ------------------------------------------------------------------ think longer
+class ThinkingSolver:
+    """Stands in for ``solver.solve``: reports ``progress`` as given, then searches until
+    released (answering ``status``) or stopped (answering "unknown"); records each call's
+    history and time limit."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, status: str = "winnable",
+                 progress=((1_000, 0.2), (2_000, 0.6), (130_000, 12.4))) -> None:  # fmt: skip
+        import threading
+
+        from milligan_widget import solver
+
+        self.status, self.steps = status, progress
+        self.calls: list[tuple[tuple[str, ...], float]] = []
+        self.stopped: list[bool] = []
+        self.reported = threading.Semaphore(0)
+        self.release = threading.Event()
+
+        def solve(game: Game, time_limit: float = 10.0, node_limit=None, stop=None,
+                  progress=None):  # fmt: skip
+            self.calls.append((tuple(str(m) for m in game.history), time_limit))
+            for positions, seconds in self.steps:
+                if progress is not None:
+                    progress(positions, seconds)
+            self.reported.release()
+            while not self.release.wait(0.002):
+                if stop is not None and stop():
+                    self.stopped.append(True)
+                    return solver.SolveResult("unknown")
+            self.release.clear()
+            self.stopped.append(False)
+            moves = _some_line(game) if self.status == "winnable" else ()
+            return solver.SolveResult(self.status, moves)
+
+        monkeypatch.setattr(solver, "solve", solve)
+
+    def wait_reported(self) -> None:
+        assert self.reported.acquire(timeout=10), "the solver was never called"
+
+
+def _undecided_widget(monkeypatch) -> MilliganWidget:
+    """A widget whose hint fell back on the heuristic: the solver found no answer."""
+    from milligan_widget import solver
+
+    monkeypatch.setattr(solver, "solve", lambda game, **limits: solver.SolveResult("unknown"))
+    widget = MilliganWidget(seed=8)
+    widget.hint()
+    return widget
+
+
+def test_think_longer_is_offered_once_the_solver_had_no_answer(monkeypatch) -> None:
+    widget = _undecided_widget(monkeypatch)
+    assert widget.view["message"].startswith("Heuristic: ")
+    assert widget.analysis == shown(None, enabled=False, can_think=True)  # the indicator is off
+    widget.play(widget.game.legal_moves[0])
+    assert widget.analysis["can_think"] is False  # nothing was asked about this position
+    widget.check_winnable = True
+    assert widget.wait(10)
+    assert widget.analysis == shown("unknown", "no answer within 3 s", can_think=True)
+
+
+def test_think_longer_shows_progress_then_the_verdict_and_remembers_the_win(monkeypatch) -> None:
+    widget = _undecided_widget(monkeypatch)
+    fake = ThinkingSolver(monkeypatch)
+    browser = Browser(widget)
+    sent = browser.request({"type": "think"})
+    view = next(m["state"]["view"] for m in sent if "view" in m["state"])
+    assert view["kind"] == "thinking" and view["busy"] == "think"
+    assert view["message"] == "Thinking longer… (the solver has up to 30 s; Stop stops it)"
+    fake.wait_reported()
+    analyses = [m["state"]["analysis"] for m in browser.sent if "analysis" in m["state"]]
+    assert [a["why"] for a in analyses] == [
+        "thinking… the solver has up to 30 s",
+        "thinking… 1 s, 2,000 positions",  # 0.2 s was too soon after the start to show
+        "thinking… 12 s, 130,000 positions",
+    ]
+    assert {(a["state"], a["can_think"]) for a in analyses} == {("checking", False)}
+    assert fake.calls == [((), 30.0)]
+    fake.release.set()
+    assert widget.wait(10)
+    line = len(widget._line)
+    assert widget.analysis == shown("winnable", f"the solver found a win in {line} moves",
+                                    enabled=False)  # fmt: skip
+    assert widget.view["message"] == (
+        f"Solver: a win in {line} moves from here. Hint and Solution ▶ follow it."
+    )
+    assert widget.view["busy"] is None
+    move, why = widget.hint()  # from memory: no new solve
+    assert why.startswith("the solver sees a win") and len(fake.calls) == 1
+    widget.play(move)
+    assert widget.analysis["state"] is None  # another position: the indicator is off
+
+
+def test_stop_stops_think_longer_and_says_how_far_it_got(monkeypatch) -> None:
+    widget = _undecided_widget(monkeypatch)
+    fake = ThinkingSolver(monkeypatch)
+    browser = Browser(widget)
+    browser.request({"type": "think"})
+    fake.wait_reported()
+    view = browser.updated_view(browser.request({"type": "stop"})[-1:])
+    assert view["message"] == "Thinking stopped after 12 s and 130,000 positions."
+    assert view["busy"] is None
+    assert widget.wait(10) and fake.stopped == [True]
+    assert widget.analysis == shown(
+        "unknown", "stopped after 12 s and 130,000 positions", enabled=False, can_think=True
+    )
+    assert widget.stop() is False
+
+
+def test_think_longer_doubles_its_time_on_each_press_that_found_nothing(monkeypatch) -> None:
+    widget = _undecided_widget(monkeypatch)
+    fake = ThinkingSolver(monkeypatch, status="unknown", progress=())
+    fake.release.set()
+    browser = Browser(widget)
+    for seconds in (30, 60, 120):
+        browser.request({"type": "think"})
+        assert widget.wait(10)
+        fake.release.set()
+        next_time = seconds * 2
+        assert widget.view["message"] == (
+            f"Solver: no answer within {seconds} s. Think longer gives it {next_time} s."
+        )
+        assert widget.analysis == shown(
+            "unknown", f"no answer within {seconds} s", enabled=False, can_think=True
+        )
+    assert [limit for _, limit in fake.calls] == [30, 60, 120]
+    widget.play(widget.game.legal_moves[0])  # another position: 30 s again
+    browser.request({"type": "think"})
+    assert widget.wait(10) and fake.calls[-1] == (_history(widget), 30)
+
+
+def test_think_longer_is_stopped_when_the_player_moves_on(monkeypatch) -> None:
+    widget = _undecided_widget(monkeypatch)
+    fake = ThinkingSolver(monkeypatch)
+    widget.think_longer(5)
+    fake.wait_reported()
+    widget.play(widget.game.legal_moves[0])
+    assert widget.view["busy"] is None
+    assert widget.wait(10) and fake.stopped == [True]
+    assert widget.analysis == shown(None, enabled=False)
+    assert "Solver" not in widget.view["message"]
+
+
+def test_think_longer_from_python_waits_for_the_verdict(monkeypatch) -> None:
+    from tests.staging import stage
+
+    widget = MilliganWidget(game=stage({1: "JC QC", 2: "JC QC"}, rules="millie"))
+    result = widget.think_longer(5, wait=True)
+    assert result.status == "unwinnable"
+    assert widget.analysis == shown(
+        "unwinnable", "Q♣ in column 1 can never move or go home", enabled=False
+    )
+    assert widget.view["message"] == (
+        "Solver: this position can no longer be won: Q♣ in column 1 can never move or go home."
+    )
+
+
+def test_think_longer_with_the_real_solver_reports_growing_progress() -> None:
+    widget = MilliganWidget(seed=19)  # not decided in 10 s
+    browser = Browser(widget)
+    result = widget.think_longer(1.6, wait=True)
+    assert result.status == "unknown" and widget.wait(10)
+    whys = [m["state"]["analysis"]["why"] for m in browser.sent if "analysis" in m["state"]]
+    counts = [int(re.sub(r"\D", "", why.split(", ")[1])) for why in whys if "positions" in why]
+    assert len(counts) >= 2 and counts == sorted(counts) and counts[0] < counts[-1]
+    assert whys[-1] == "no answer within 1.6 s"
+
+
+@pytest.mark.parametrize("where", ["lesson", "replay"])
+def test_think_longer_is_for_a_game(where) -> None:
+    if where == "lesson":
+        widget, browser = _lesson_widget()
+    else:
+        widget = MilliganWidget(game=_commented_game(), replay_viewer=True)
+        browser = Browser(widget)
+    view = browser.updated_view(browser.request({"type": "think"}))
+    assert view["kind"] == "error" and view["busy"] is None
+    with pytest.raises(IllegalMoveError):
+        widget.think_longer()
+
+
+# ------------------------------------------------------------------ play polish (issue 10)
+def test_a_bad_deal_number_is_refused_in_a_players_words() -> None:
+    widget = MilliganWidget(seed=4)
+    before = snapshot(widget.game)
+    view = Browser.updated_view(Browser(widget).request({"type": "new", "seed": "12abc"}))
+    assert view["kind"] == "error"
+    assert view["message"].startswith("“12abc” is not a deal number: type a whole number")
+    assert "Request refused" not in view["message"]
+    assert snapshot(widget.game) == before and widget.game.seed == 4
+
+
+def test_the_theme_setting_takes_three_values() -> None:
+    widget = MilliganWidget(seed=1, theme="dark")
+    assert widget.theme == "dark"
+    Browser(widget).set_trait(theme="light")
+    assert widget.theme == "light"
+    with pytest.raises(Exception, match="theme"):
+        widget.theme = "purple"
+    assert widget.theme == "light"
+
+
+def test_a_click_on_a_lessons_progress_goes_to_that_step() -> None:
+    from milligan_widget.tutorial import learn_the_rules
+
+    widget = MilliganWidget(lesson=learn_the_rules())
+    browser = Browser(widget)
+    view = Browser.updated_view(browser.request({"type": "goto_step", "index": 3}))
+    assert widget.lesson_run.index == 3 and view["lesson"]["index"] == 3
+    steps = len(widget.lesson_run.lesson.steps)
+    for bad in (-1, steps, "2", 1.0, True, None):
+        view = Browser.updated_view(browser.request({"type": "goto_step", "index": bad}))
+        assert view["kind"] == "error" and widget.lesson_run.index == 3
+    widget.stop_lesson()
+    view = Browser.updated_view(browser.request({"type": "goto_step", "index": 1}))
+    assert view["kind"] == "error" and widget.mode == "play"
+
+
+def test_the_replay_panel_says_why_its_cards_do_not_move() -> None:
+    game = Game.new(8)
+    game.play("d")
+    widget = MilliganWidget(game=game, replay_viewer=True)
+    refusal = widget.panel["refusal"]
+    assert "replay" in refusal and "Play from here" in refusal
+    view = Browser.updated_view(
+        Browser(widget).request({"type": "move", "source": "t1", "target": "t2", "count": 1})
+    )
+    assert view["kind"] == "error" and view["message"] == refusal
