@@ -28,7 +28,8 @@ export function play(board: Board, last: LastMove | null, before: Snapshot): voi
   moved.forEach((card, i) => slide(card, before[i], card.getBoundingClientRect(), 0));
 }
 
-function movedCards(board: Board, last: LastMove): HTMLElement[] {
+/** The cards `last` moved, where they are now. */
+export function movedCards(board: Board, last: LastMove): HTMLElement[] {
   const n = last.cards.length;
   for (const target of last.targets) {
     const cards = board.cards(target);
@@ -50,15 +51,31 @@ function dealIn(board: Board): void {
     });
 }
 
+const flights = new WeakMap<HTMLElement, Animation>();
+
+/** Slide a card in from `from`. A card in flight takes no clicks (an inline style, which
+ * survives the card being redrawn by the next view): a quick second click on the stock
+ * must reach the stock, not a card still leaving it. */
 function slide(card: HTMLElement, from: DOMRect | undefined, to: DOMRect, delay: number): void {
   if (!from) return;
   const dx = from.left - to.left;
   const dy = from.top - to.top;
   if (Math.abs(dx) < 1 && Math.abs(dy) < 1) return;
-  card.animate(
+  card.style.pointerEvents = "none";
+  card.dataset.flying = "1";
+  const anim = card.animate(
     [{ transform: `translate(${dx}px, ${dy}px)`, zIndex: 50 }, { transform: "translate(0, 0)", zIndex: 50 }],
     { duration: DURATION, delay, easing: "cubic-bezier(.2,.7,.3,1)", fill: "backwards" },
   );
+  flights.set(card, anim);
+  const landed = (): void => {
+    if (flights.get(card) !== anim) return; // a newer flight of the same card goes on
+    flights.delete(card);
+    card.style.pointerEvents = "";
+    delete card.dataset.flying;
+  };
+  anim.onfinish = landed;
+  anim.oncancel = landed;
 }
 
 /** Send a refused ghost back to where it came from, then call `done`. */

@@ -46,7 +46,12 @@ export class Board {
     this.el.style.setProperty("--mw-cols", String(Math.max(rules.columns, rules.foundations)));
     const side = div("mw-row mw-side", this.el);
     this.addPile(side, "stock", "mw-pile mw-stock");
-    if (rules.reserve !== "none") this.addPile(side, "reserve", "mw-pile mw-reserve");
+    if (rules.reserve !== "none") {
+      const reserve = this.addPile(side, "reserve", "mw-pile mw-reserve");
+      const label = div("mw-pile-label", reserve);
+      div("mw-label-name", label).textContent = "Reserve";
+      div("mw-label-state", label).dataset.role = "reserve-state";
+    }
     for (let i = 1; i <= rules.cells; i++) this.addPile(side, `c${i}`, "mw-pile mw-cell");
     side.appendChild(message);
     const founds = div("mw-row mw-founds", this.el);
@@ -135,6 +140,7 @@ export class Board {
     });
     const pile = this.piles.get(name)!;
     pile.style.height = `${Math.round(Math.max(0, codes.length - 1) * step + ch)}px`;
+    pile.style.setProperty("--mw-strip-h", `${Math.round(step)}px`);
     pile.classList.toggle("mw-empty", codes.length === 0);
     pile.setAttribute("aria-label", `${pileLabel(name)}, ${codes.length ? codes.length + " cards" : "empty"}`);
   }
@@ -190,10 +196,13 @@ export class Board {
       el.style.top = "0px";
     });
     const pile = this.piles.get("reserve")!;
+    pile.style.setProperty("--mw-strip-w", `${Math.round(step)}px`);
     const closed = codes.length === 0 && !view.reserve_open;
     pile.classList.toggle("mw-closed", closed);
     pile.classList.toggle("mw-empty", codes.length === 0);
-    pile.dataset.state = closed ? "closed while the stock lasts" : codes.length ? "" : "open: set a card or run aside";
+    const state = pile.querySelector<HTMLElement>('[data-role="reserve-state"]')!;
+    state.textContent = closed ? "closed while the stock lasts" : "open: set a card or run aside";
+    state.dataset.short = closed ? "closed" : "open";
     pile.setAttribute(
       "aria-label",
       `reserve, ${codes.length ? codes.map(cardName).join(", ") : closed ? "closed" : "open and empty"}`,

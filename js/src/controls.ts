@@ -1,5 +1,6 @@
 /** Toolbar, status bar, message line, end-of-game banner and the Rules panel. */
-import type { Analysis, GameView, Request, RulesInfo, StatName } from "./types";
+import type { ThemeChoice } from "./theme";
+import type { Analysis, GameView, Kind, Request, RulesInfo, StatName } from "./types";
 
 const STATS: [StatName, string][] = [
   ["foundations", "Foundations"],
@@ -22,6 +23,7 @@ const VERDICTS: Record<string, string> = {
   winnable: "winnable ✓",
   unwinnable: "lost for good ✗",
   unknown: "unknown ?",
+  won: "won ✓",
 };
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text = ""): HTMLElementTagNameMap[K] {
@@ -39,9 +41,23 @@ function button(label: string, action: string, title: string): HTMLButtonElement
   return b;
 }
 
+/** A toolbar group (data-group names it for the styles). */
+function group(name: string, ...children: HTMLElement[]): HTMLElement {
+  const g = el("div", "mw-group");
+  g.dataset.group = name;
+  g.append(...children);
+  return g;
+}
+
 function formatTime(seconds: number): string {
   const s = Math.round(seconds);
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/** Settings the front end keeps in traits of its own (Python sees them, they change no game). */
+export interface Settings {
+  fourColour: (on: boolean) => void;
+  theme: (choice: ThemeChoice) => void;
 }
 
 export class Controls {
@@ -50,81 +66,132 @@ export class Controls {
   readonly message = el("div", "mw-message");
   readonly banner = el("div", "mw-banner");
   readonly rulesPanel = el("section", "mw-rules");
+  /** The "⋯" menu: settings, and in a narrow widget the controls the toolbar has no room for. */
+  readonly menu = el("div", "mw-menu");
   private readonly preset = el("select", "mw-select");
   private readonly seed = el("input", "mw-seed");
   private readonly fourColour = el("input", "");
+  private readonly themeSelect = el("select", "mw-select");
   private readonly winnableBox = el("input", "");
+  /** The deal and the rules on show; a click opens the Rules panel. */
+  private readonly gameName = button("", "rules", "Show the rules of this game");
   readonly verdict = el("span", "mw-verdict");
+  /** Why the verdict, in words, beside it. */
+  readonly verdictWhy = el("span", "mw-verdict-why");
   private readonly stats = new Map<StatName, HTMLElement>();
   private readonly buttons = new Map<string, HTMLButtonElement>();
+  /** Controls that move into the menu when the widget is narrow, each with its place. */
+  private readonly secondary: { node: HTMLElement; home: Comment }[] = [];
+  private readonly menuMain = el("div", "mw-menu-group");
   private total = 104;
+  private rulesName = "classic";
+  /** A new game was asked for with the number typed: the box keeps it until it is dealt. */
+  private askedForNew = false;
+  /** What Stop would stop (from the view) and whether Think longer is offered (from the
+   * analysis): the two arrive separately. */
+  private busy: GameView["busy"] = null;
+  private canThink = false;
 
   constructor(
     private readonly send: Send,
-    private readonly setFourColour: (on: boolean) => void,
+    private readonly settings: Settings,
   ) {
     this.buildToolbar();
+    this.buildMenu();
     this.buildStatus();
     this.message.dataset.role = "message";
     this.message.setAttribute("role", "status");
     this.message.setAttribute("aria-live", "polite");
     this.banner.hidden = true;
     this.rulesPanel.hidden = true;
-    this.toolbar.addEventListener("click", (e) => this.onClick(e));
-    this.banner.addEventListener("click", (e) => this.onClick(e));
+    for (const part of [this.toolbar, this.status, this.banner]) part.addEventListener("click", (e) => this.onClick(e));
   }
 
   private buildToolbar(): void {
-    const game = el("div", "mw-group");
     this.preset.setAttribute("aria-label", "Rules for the next game");
+    this.preset.dataset.role = "preset";
     this.seed.type = "text";
     this.seed.inputMode = "numeric";
-    this.seed.placeholder = "random #";
+    this.seed.placeholder = "deal #";
     this.seed.setAttribute("aria-label", "Deal number (empty for a random deal)");
     this.seed.addEventListener("keydown", (e) => {
-      if (e.key === "Enter") this.newGame();
-      e.stopPropagation();
+      if (e.key === "Enter" && !(e.shiftKey || e.ctrlKey || e.altKey || e.metaKey)) this.newGame();
     });
-    game.append(button("New game", "new", "New game: random, or the deal number typed"), this.seed, this.preset);
-    const edit = el("div", "mw-group");
-    edit.append(
-      button("Restart", "restart", "Back to the start of this deal"),
-      button("↶ Undo", "undo", "Undo (u or z)"),
-      button("Redo ↷", "redo", "Redo (y)"),
-    );
-    const play = el("div", "mw-group");
-    play.append(
-      button("Deal", "deal", "Deal a row (d)"),
-      button("Hint", "hint", "Show a good move (h)"),
-      button("Auto", "auto", "Play safe cards to the foundations (a)"),
-      button("Rules", "rules", "Show the rules of this game"),
-    );
-    const label = el("label", "mw-check");
-    this.fourColour.type = "checkbox";
-    this.fourColour.addEventListener("change", () => this.setFourColour(this.fourColour.checked));
-    label.append(this.fourColour, document.createTextNode(" 4 colours"));
-    play.append(label);
-    const solve = el("div", "mw-group");
-    solve.append(
+    const game = group("game", button("New game", "new", "New game: random, or the deal number typed"));
+    game.append(this.park(this.seed), this.park(this.preset));
+    const edit = group("edit", this.park(button("Restart", "restart", "Back to the start of this deal (Undo brings the game back)")));
+    edit.append(button("↶ Undo", "undo", "Undo (u or z)"), button("Redo ↷", "redo", "Redo (y)"));
+    const play = group("play", button("Deal", "deal", "Deal a row (d)"), button("Hint", "hint", "Show a good move (h)"));
+    play.append(this.park(button("Auto", "auto", "Play safe cards to the foundations (a)")));
+    const solve = group(
+      "solve",
       button("Solution ▶", "solution", "Let the solver play this deal from here"),
-      button("■ Stop", "stop", "Stop the solution playing back"),
+      button("■ Stop", "stop", "Stop the solution playing back, or Think longer"),
     );
-    const check = el("label", "mw-check");
-    check.title = "After each move, let the solver check whether this deal can still be won";
-    this.winnableBox.type = "checkbox";
-    this.winnableBox.addEventListener("change", () =>
-      this.send({ type: "winnable", on: this.winnableBox.checked }),
-    );
-    check.append(this.winnableBox, document.createTextNode(" Winnable?"));
-    this.verdict.setAttribute("role", "status");
-    this.verdict.setAttribute("aria-live", "polite");
-    this.verdict.hidden = true;
-    solve.append(check, this.verdict);
+    const more = group("more");
+    const menuButton = button("⋯", "more", "More: settings (and, in a narrow widget, the other controls)");
+    menuButton.setAttribute("aria-haspopup", "true");
+    menuButton.setAttribute("aria-expanded", "false");
+    more.append(menuButton);
+    this.buttons.set("more", menuButton);
     this.toolbar.setAttribute("role", "toolbar");
-    this.toolbar.append(game, edit, play, solve);
+    this.toolbar.append(game, edit, play, this.park(solve), more, this.menu);
+    for (const { node, home } of this.secondary) node.after(home);
+  }
+
+  private buildMenu(): void {
+    this.menu.hidden = true;
+    this.menu.setAttribute("role", "menu");
+    const colours = el("label", "mw-check");
+    this.fourColour.type = "checkbox";
+    this.fourColour.addEventListener("change", () => this.settings.fourColour(this.fourColour.checked));
+    colours.append(this.fourColour, document.createTextNode(" 4 colours"));
+    const theme = el("label", "mw-check", "Theme ");
+    this.themeSelect.setAttribute("aria-label", "Theme");
+    this.themeSelect.dataset.role = "theme";
+    for (const choice of ["auto", "light", "dark"] as const) {
+      const opt = el("option", "", choice === "auto" ? "as the notebook" : choice);
+      opt.value = choice;
+      this.themeSelect.append(opt);
+    }
+    this.themeSelect.addEventListener("change", () => this.settings.theme(this.themeSelect.value as ThemeChoice));
+    theme.append(this.themeSelect);
+    this.menuMain.append(colours, theme);
+    this.menu.append(this.menuMain);
+  }
+
+  /** Leave a mark where `node` lives in the toolbar, so it can come back from the menu. */
+  private park<T extends HTMLElement>(node: T): T {
+    this.secondary.push({ node, home: document.createComment(node.className) });
+    return node;
+  }
+
+  /** In a narrow widget the secondary controls go into the menu (at most two rows stay). */
+  setNarrow(narrow: boolean): void {
+    for (const { node, home } of this.secondary) {
+      if (narrow && node.parentElement !== this.menu) this.menu.insertBefore(node, this.menuMain);
+      else if (!narrow && home.parentNode) home.before(node);
+    }
+  }
+
+  private toggleMenu(open = this.menu.hidden): void {
+    this.menu.hidden = !open;
+    this.buttons.get("more")!.setAttribute("aria-expanded", String(open));
+  }
+
+  /** Esc closes the menu and the Rules panel; true if one was open. */
+  closePopups(): boolean {
+    const open = !this.menu.hidden || !this.rulesPanel.hidden;
+    this.toggleMenu(false);
+    if (!this.rulesPanel.hidden) this.toggleRules();
+    return open;
   }
 
   private buildStatus(): void {
+    this.gameName.classList.add("mw-game-name");
+    this.gameName.dataset.role = "game-name";
+    this.gameName.setAttribute("aria-haspopup", "true");
+    this.status.append(this.gameName);
     for (const [name, label] of STATS) {
       const item = el("span", "mw-stat");
       const value = el("b", "", "0");
@@ -133,12 +200,30 @@ export class Controls {
       this.stats.set(name, value);
       this.status.append(item);
     }
+    const check = el("label", "mw-check");
+    check.title = "After each move, let the solver check whether this deal can still be won";
+    this.winnableBox.type = "checkbox";
+    this.winnableBox.addEventListener("change", () => this.send({ type: "winnable", on: this.winnableBox.checked }));
+    check.append(this.winnableBox, document.createTextNode(" Winnable?"));
+    this.verdict.setAttribute("role", "status");
+    this.verdict.setAttribute("aria-live", "polite");
+    this.verdict.hidden = true;
+    this.verdictWhy.dataset.role = "verdict-why";
+    this.verdictWhy.hidden = true;
+    const think = button("Think longer", "think", "Give the solver more time for this position: 30 s, doubled on each press");
+    think.hidden = true;
+    this.buttons.set("think", think);
+    const analysis = el("span", "mw-analysis");
+    analysis.append(check, this.verdict, this.verdictWhy, think);
+    this.status.append(analysis);
   }
 
   private onClick(e: Event): void {
     const target = (e.target as HTMLElement).closest<HTMLButtonElement>("button[data-action]");
     if (!target || target.disabled) return;
     const action = target.dataset.action!;
+    if (action === "more") return this.toggleMenu();
+    this.toggleMenu(false);
     if (action === "rules") this.toggleRules();
     else if (action === "new") this.newGame();
     else this.send({ type: action } as Request);
@@ -146,17 +231,25 @@ export class Controls {
 
   private newGame(): void {
     const seed = this.seed.value.trim();
+    this.askedForNew = seed !== "";
     this.send({ type: "new", seed: seed || null, rules: this.preset.value || null });
-    this.seed.value = "";
+  }
+
+  /** The deal number typed stays in its box when Python refuses it, so it can be mended. */
+  private settleSeedBox(view: GameView): void {
+    if (!this.askedForNew) return;
+    this.askedForNew = false;
+    if (view.kind !== "error") this.seed.value = "";
   }
 
   toggleRules(): void {
     this.rulesPanel.hidden = !this.rulesPanel.hidden;
-    this.toolbar.querySelector('[data-action="rules"]')?.setAttribute("aria-pressed", String(!this.rulesPanel.hidden));
+    this.gameName.setAttribute("aria-pressed", String(!this.rulesPanel.hidden));
   }
 
   setRules(rules: RulesInfo): void {
     this.total = rules.foundations * 13;
+    this.rulesName = rules.name ? rules.name.replace(/-/g, " ") : "custom rules";
     this.preset.replaceChildren(
       ...rules.presets.map((name) => {
         const opt = el("option", "", name.replace(/-/g, " "));
@@ -174,18 +267,42 @@ export class Controls {
     );
   }
 
-  /** Show the "still winnable?" indicator's verdict (hidden when off or not playing). */
+  /** Show the solver's verdict and why (hidden when there is none: the indicator off and
+   * no Think longer for this position, or not playing). */
   setAnalysis(analysis: Analysis): void {
     this.winnableBox.checked = analysis.enabled;
-    const state = analysis.enabled ? analysis.state : null;
+    const state = analysis.state;
+    const why = (state && analysis.why) || "";
     this.verdict.hidden = state == null;
     this.verdict.dataset.state = state ?? "";
     this.verdict.textContent = state ? VERDICTS[state] ?? state : "";
-    this.verdict.title = (state && analysis.why) || "";
+    this.verdict.title = why;
+    this.verdictWhy.hidden = !why;
+    this.verdictWhy.textContent = why;
+    this.canThink = analysis.can_think;
+    this.enableSolverTools();
+  }
+
+  /** Stop while something runs; Think longer while offered and nothing runs. */
+  private enableSolverTools(): void {
+    this.enable("stop", this.busy != null);
+    this.enable("think", this.canThink && this.busy == null);
+    this.buttons.get("think")!.hidden = !this.canThink && this.busy !== "think";
+  }
+
+  /** Show a message of the front end's own until the next view (empty: clear it, as when
+   * a card is picked up and the last message has been read). */
+  say(text: string, kind: Kind = "info"): void {
+    this.message.textContent = text;
+    this.message.dataset.kind = kind;
   }
 
   setFourColourBox(on: boolean): void {
     this.fourColour.checked = on;
+  }
+
+  setThemeChoice(choice: ThemeChoice): void {
+    this.themeSelect.value = choice;
   }
 
   render(view: GameView): void {
@@ -204,15 +321,24 @@ export class Controls {
     this.enable("redo", play && view.can_redo);
     this.enable("deal", moving && view.can_deal);
     this.enable("restart", moving && (view.stats.moves > 0 || view.can_redo));
-    this.enable("hint", moving);
+    this.enable("hint", moving && view.status === "playing");
     this.enable("auto", play);
     this.enable("solution", play && view.status === "playing" && view.busy !== "solution");
-    this.enable("stop", view.busy === "solution");
+    this.busy = view.busy;
+    this.enableSolverTools();
     this.winnableBox.disabled = !play;
+    this.settleSeedBox(view);
+    this.renderGameName(view);
     this.message.textContent = view.message;
     this.message.dataset.kind = view.kind;
     if (!play) this.banner.hidden = true;
     else if (view.status !== "playing" || !this.banner.hidden) this.renderBanner(view);
+  }
+
+  private renderGameName(view: GameView): void {
+    const deal = view.seed != null ? `Deal #${view.seed}` : "Staged position";
+    const text = `${deal} · ${this.rulesName}`;
+    if (this.gameName.textContent !== text) this.gameName.textContent = text;
   }
 
   private enable(action: string, on: boolean): void {

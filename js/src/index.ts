@@ -5,10 +5,25 @@ import { Board } from "./board";
 import { Controls } from "./controls";
 import { Interaction } from "./interact";
 import { LessonPanel, ReplayPanel } from "./panels";
+import { ThemeWatcher } from "./theme";
 import type { Model, Panel, Request } from "./types";
 
 const MAX_CARD = 88;
 const MIN_CARD = 34;
+/** Below this width (px) the widget shows its short words and fewer toolbar buttons. */
+const NARROW = 560;
+
+/** No key pressed inside the game reaches the notebook: JupyterLab's and Notebook 7's
+ * command-mode keys (x cuts the cell, m makes it Markdown, 0 0 restarts the kernel) and
+ * Shift/Ctrl+Enter (re-running the cell deals a new game) listen above the widget. Default
+ * actions (typing, Tab) still happen. Ctrl/Cmd+S alone goes on: saving harms nothing. */
+function keepKeysInside(e: KeyboardEvent): void {
+  if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === "s") return;
+  e.stopPropagation();
+  // Shift/Ctrl/Alt+Enter mean "run the cell" to a notebook hand: they press no button here.
+  const modified = e.shiftKey || e.ctrlKey || e.altKey || e.metaKey;
+  if (e.type === "keydown" && e.key === "Enter" && modified) e.preventDefault();
+}
 
 class App {
   readonly root = document.createElement("div");
@@ -19,6 +34,7 @@ class App {
   private readonly replay: ReplayPanel;
   private panel: Panel | null = null;
   private readonly resize: ResizeObserver;
+  private readonly theme: ThemeWatcher;
 
   constructor(
     private readonly model: AnyModel<Model>,
@@ -28,18 +44,38 @@ class App {
     this.root.tabIndex = -1;
     this.root.dataset.lmSuppressShortcuts = "true";
     this.root.setAttribute("aria-label", "Miss Milligan patience");
-    const send = (req: Request): void => model.send(req);
-    this.controls = new Controls(send, (on) => {
-      model.set("four_colour", on);
-      model.save_changes();
+    for (const type of ["keydown", "keypress", "keyup"] as const) this.root.addEventListener(type, keepKeysInside);
+    // Notebook 7 matches its shortcuts in the capture phase, before the root hears the key:
+    // Lumino skips an event whose target carries this attribute, so whatever takes the
+    // focus here gets it.
+    this.root.addEventListener("focusin", (e) => {
+      if (e.target instanceof HTMLElement) e.target.dataset.lmSuppressShortcuts = "true";
     });
-    this.root.append(this.controls.toolbar, this.controls.status, this.controls.banner);
+    const send = (req: Request): void => model.send(req);
+    const setTrait = <K extends "four_colour" | "theme">(name: K, value: Model[K]): void => {
+      model.set(name, value);
+      model.save_changes();
+    };
+    this.controls = new Controls(send, {
+      fourColour: (on) => setTrait("four_colour", on),
+      theme: (choice) => setTrait("theme", choice),
+    });
+    this.root.addEventListener("keydown", (e) => {
+      if (e.key === "Escape") this.controls.closePopups();
+    });
+    this.root.append(this.controls.toolbar, this.controls.status);
     this.lesson = new LessonPanel(send);
     this.replay = new ReplayPanel(send, this.root);
     this.root.append(this.lesson.el, this.replay.el);
-    this.board = new Board(this.root);
-    this.root.append(this.controls.rulesPanel);
-    this.interaction = new Interaction(this.root, this.board, send);
+    // The board's stage: the end-of-game banner and the Rules panel open over the felt,
+    // where the player is looking, and never push the cards down.
+    const stage = document.createElement("div");
+    stage.className = "mw-stage";
+    this.root.append(stage);
+    this.board = new Board(stage);
+    stage.append(this.controls.banner, this.controls.rulesPanel);
+    this.interaction = new Interaction(this.root, this.board, send, (text, kind) => this.controls.say(text, kind));
+    this.theme = new ThemeWatcher(this.root, () => model.get("theme") ?? "auto");
     host.appendChild(this.root);
     this.resize = new ResizeObserver(() => this.fit());
     this.resize.observe(this.root);
@@ -47,6 +83,7 @@ class App {
     this.onRules();
     this.onFourColour();
     this.onAnalysis();
+    this.onTheme();
     Object.assign(this.root, { mmFullRender: () => this.fullRender() });
   }
 
@@ -55,8 +92,14 @@ class App {
     const cols = Math.max(this.model.get("rules_info").columns, this.model.get("rules_info").foundations);
     const width = this.board.el.clientWidth || this.root.clientWidth;
     if (!width) return;
+    const narrow = this.root.clientWidth < NARROW;
+    if (narrow !== this.root.classList.contains("mw-narrow")) {
+      this.root.classList.toggle("mw-narrow", narrow);
+      this.controls.setNarrow(narrow);
+    }
     const gap = Math.max(4, Math.round(width / 120));
-    const cw = Math.floor(Math.max(MIN_CARD, Math.min(MAX_CARD, (width - gap * (cols - 1)) / cols)));
+    const inner = width - 2 * (gap + 2); // the board's padding (styles.css: .mw-board)
+    const cw = Math.floor(Math.max(MIN_CARD, Math.min(MAX_CARD, (inner - gap * (cols - 1)) / cols)));
     if (cw === this.board.cardWidth) return;
     this.board.cardWidth = cw;
     this.root.style.setProperty("--mw-cw", `${cw}px`);
@@ -82,6 +125,7 @@ class App {
     this.panel = panel;
     this.lesson.setPanel(panel);
     this.replay.setPanel(panel);
+    this.interaction.refusal = panel.mode === "replay" ? panel.refusal : null;
     this.lesson.el.hidden = panel.mode !== "lesson";
     this.replay.el.hidden = panel.mode !== "replay";
     this.root.dataset.mode = panel.mode;
@@ -106,6 +150,11 @@ class App {
     this.controls.setAnalysis(this.model.get("analysis") ?? { enabled: false, state: null });
   };
 
+  onTheme = (): void => {
+    this.theme.apply();
+    this.controls.setThemeChoice(this.model.get("theme") ?? "auto");
+  };
+
   onFourColour = (): void => {
     const on = this.model.get("four_colour");
     this.root.classList.toggle("mw-four-colour", on);
@@ -123,6 +172,8 @@ class App {
 
   destroy(): void {
     this.resize.disconnect();
+    this.theme.destroy();
+    this.interaction.destroy();
     this.root.remove();
   }
 }
@@ -134,7 +185,9 @@ function render({ model, el }: RenderProps<Model>): () => void {
   model.on("change:panel", app.onPanel);
   model.on("change:four_colour", app.onFourColour);
   model.on("change:analysis", app.onAnalysis);
+  model.on("change:theme", app.onTheme);
   return () => {
+    model.off("change:theme", app.onTheme);
     model.off("change:analysis", app.onAnalysis);
     model.off("change:panel", app.onPanel);
     model.off("change:view", app.onView);

@@ -1,7 +1,8 @@
 /** Playing with the mouse, touch and keyboard: pick up, highlight, drop, request. */
-import { capture, play, springBack, type Snapshot } from "./animate";
+import { capture, movedCards, play, springBack, type Snapshot } from "./animate";
+import { setCard } from "./cards";
 import type { Board } from "./board";
-import { isRefusal, type GameView, type Grab, type Request } from "./types";
+import { isRefusal, type GameView, type Grab, type Kind, type Request } from "./types";
 
 const DRAG_THRESHOLD = 5;
 
@@ -19,16 +20,34 @@ interface Drag {
   ghost: HTMLElement;
   x: number;
   y: number;
-  /** Where the cards were when picked up, and how far the pointer has taken them. */
+  /** Where the cards were when picked up (viewport boxes), and how far the pointer has
+   * taken them since. */
   rects: DOMRect[];
   dx: number;
   dy: number;
+  /** The root's viewport origin when the drag began (the ghost is placed inside the root). */
+  origin: DOMPoint;
 }
 
 interface Pending {
   drag: Drag;
   rev: number;
   timer: number;
+}
+
+/** The document or shadow root the widget lives in: marimo renders widgets in a shadow
+ * root, where `document.elementFromPoint` and `document.activeElement` give the host. */
+function scope(root: HTMLElement): Document | ShadowRoot {
+  const node = root.getRootNode();
+  return node instanceof ShadowRoot ? node : document;
+}
+
+/** Where the root's padding box starts on screen: the ghost's containing block. Fixed
+ * positioning is no use here: JupyterLab's `contain: strict` ancestors become the
+ * containing block of fixed elements, which then land away from the pointer. */
+function originOf(root: HTMLElement): DOMPoint {
+  const r = root.getBoundingClientRect();
+  return new DOMPoint(r.left + root.clientLeft, r.top + root.clientTop);
 }
 
 /** The pile name and card index an element belongs to. */
@@ -47,11 +66,16 @@ export class Interaction {
   private drag: Drag | null = null;
   private pending: Pending | null = null;
   private focusBefore: { pile: string; index: number | null } | null = null;
+  /** Why no card can be picked up in this mode (the replay viewer), or null. */
+  refusal: string | null = null;
+  /** A move asked for from the keyboard: once played, the focus goes with the card. */
+  private keyboardMove = false;
 
   constructor(
     private readonly root: HTMLElement,
     private readonly board: Board,
     private readonly send: (req: Request) => void,
+    private readonly say: (text: string, kind?: Kind) => void,
   ) {
     const el = board.el;
     el.addEventListener("pointerdown", (e) => this.onPointerDown(e));
@@ -60,6 +84,23 @@ export class Interaction {
     el.addEventListener("pointercancel", () => this.cancelPress());
     el.addEventListener("dblclick", (e) => this.onDoubleClick(e));
     root.addEventListener("keydown", (e) => this.onKey(e));
+    // The page may scroll under a drag (wheel, keys): keep the ghost on the pointer.
+    this.onScroll = () => this.drag && this.placeGhost(this.drag);
+    document.addEventListener("scroll", this.onScroll, { capture: true, passive: true });
+  }
+
+  private readonly onScroll: () => void;
+
+  destroy(): void {
+    document.removeEventListener("scroll", this.onScroll, { capture: true });
+  }
+
+  private elementAt(x: number, y: number): Element | null {
+    return scope(this.root).elementFromPoint(x, y);
+  }
+
+  private get active(): Element | null {
+    return scope(this.root).activeElement;
   }
 
   // ------------------------------------------------------------------ view updates
@@ -74,6 +115,7 @@ export class Interaction {
     this.highlight();
     this.showHint(view);
     this.restoreFocus();
+    this.followMove(view);
     // Measure the new places just before the next paint, in the layout pass the browser
     // does anyway, so the cards land in their piles without a forced layout first.
     requestAnimationFrame(() => play(this.board, view.last, before));
@@ -117,6 +159,7 @@ export class Interaction {
 
   private select(grab: Grab | null): void {
     this.selected = grab;
+    if (grab) this.say(""); // picking up a card: the last message has been read
     this.highlight();
   }
 
@@ -155,6 +198,7 @@ export class Interaction {
     this.takeFocus(e.target);
     const at = locate(e.target);
     if (!at || at.index === null) return;
+    if (this.refusal !== null) return this.say(this.refusal, "error");
     const grab = this.grabAt(at.pile, at.index);
     if (!grab) return;
     this.press = { grab, cards: this.grabbedCards(grab), x: e.clientX, y: e.clientY, pointerId: e.pointerId };
@@ -184,7 +228,7 @@ export class Interaction {
     const drag = this.drag;
     this.press = null;
     if (drag) return this.drop(drag, e);
-    const at = locate(document.elementFromPoint(e.clientX, e.clientY) ?? e.target);
+    const at = locate(this.elementAt(e.clientX, e.clientY) ?? e.target);
     if (at) this.click(at.pile, at.index);
   }
 
@@ -195,19 +239,23 @@ export class Interaction {
 
   private click(pile: string, index: number | null): void {
     const sel = this.selected;
+    if (pile === "stock") {
+      // A click on the stock deals, whatever is held: cards never go back to the stock.
+      if (sel) this.select(null);
+      return this.send({ type: "deal" });
+    }
     if (sel && pile !== sel.source) {
       this.select(null);
       return this.request(sel, pile);
     }
-    const grab = pile === "stock" ? null : this.grabAt(pile, index);
-    if (pile === "stock" && !sel) return this.send({ type: "deal" });
+    const grab = this.grabAt(pile, index);
     const same = sel && grab && sel.count === grab.count;
     this.select(same ? null : grab);
   }
 
   private onDoubleClick(e: MouseEvent): void {
     // With pointer capture the event targets the board: find the card under the pointer.
-    const at = locate(document.elementFromPoint(e.clientX, e.clientY));
+    const at = locate(this.elementAt(e.clientX, e.clientY));
     if (!at || at.index === null || at.pile.startsWith("f")) return;
     const cards = this.board.cards(at.pile);
     if (at.index !== cards.length - 1) return;
@@ -219,26 +267,47 @@ export class Interaction {
   private startDrag(press: Press): void {
     const ghost = document.createElement("div");
     ghost.className = "mw-ghost";
+    ghost.dataset.role = "ghost";
+    const origin = originOf(this.root);
     const rects = press.cards.map((card) => card.getBoundingClientRect());
     press.cards.forEach((card, i) => {
       const r = rects[i];
       const copy = card.cloneNode(true) as HTMLElement;
       copy.classList.remove("mw-selected", "mw-hint");
-      Object.assign(copy.style, { left: `${r.left}px`, top: `${r.top}px`, width: `${r.width}px`, height: `${r.height}px` });
+      copy.removeAttribute("tabindex");
+      const box = { left: r.left - origin.x, top: r.top - origin.y, width: r.width, height: r.height };
+      Object.assign(copy.style, Object.fromEntries(Object.entries(box).map(([k, v]) => [k, `${v}px`])));
       ghost.appendChild(copy);
       card.classList.add("mw-lifted");
     });
+    this.uncover(press);
     this.root.appendChild(ghost);
+    this.say("");
     this.selected = null;
-    this.drag = { grab: press.grab, cards: press.cards, ghost, x: press.x, y: press.y, rects, dx: 0, dy: 0 };
+    this.drag = { grab: press.grab, cards: press.cards, ghost, x: press.x, y: press.y, rects, dx: 0, dy: 0, origin };
     this.highlight();
+  }
+
+  /** Draw the card the lifted ones leave on top with its whole face, as the next view will. */
+  private uncover(press: Press): void {
+    const cards = this.board.cards(press.grab.source);
+    const under = cards[cards.length - press.grab.count - 1];
+    if (under?.dataset.card) setCard(under, under.dataset.card, true);
   }
 
   private moveGhost(e: PointerEvent): void {
     const d = this.drag!;
     d.dx = e.clientX - d.x;
     d.dy = e.clientY - d.y;
-    d.ghost.style.transform = `translate(${d.dx}px, ${d.dy}px)`;
+    this.placeGhost(d);
+  }
+
+  /** Move the ghost by the pointer's travel, less the root's own (when the page scrolls). */
+  private placeGhost(d: Drag): void {
+    const now = originOf(this.root);
+    const x = d.dx + d.origin.x - now.x;
+    const y = d.dy + d.origin.y - now.y;
+    d.ghost.style.transform = `translate(${x}px, ${y}px)`;
   }
 
   private drop(drag: Drag, e: PointerEvent): void {
@@ -255,7 +324,7 @@ export class Interaction {
   /** The pile under the pointer (the ghost lets pointer events through), else the legal
    * pile the dragged card overlaps most. */
   private dropTarget(drag: Drag, e: PointerEvent): string | null {
-    const under = locate(document.elementFromPoint(e.clientX, e.clientY));
+    const under = locate(this.elementAt(e.clientX, e.clientY));
     if (under && this.board.el.contains(this.board.pile(under.pile) ?? null)) return under.pile;
     const top = drag.ghost.firstElementChild?.getBoundingClientRect();
     if (!top) return null;
@@ -302,12 +371,13 @@ export class Interaction {
     const simple: Record<string, Request["type"]> = { d: "deal", u: "undo", z: "undo", y: "redo", h: "hint", a: "auto" };
     const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
     if (simple[key]) return () => this.send({ type: simple[key] } as Request);
-    const at = locate(document.activeElement);
+    const at = locate(this.active);
     switch (key) {
       case "Escape":
         return () => this.select(null);
       case "Enter":
       case " ":
+        if (e.shiftKey) return null; // Shift+Enter is "run the cell" to a notebook hand: nothing
         return (e.target as HTMLElement).tagName === "BUTTON" || !at ? null : () => this.activate(at.pile, at.index);
       case "ArrowLeft":
       case "ArrowRight":
@@ -321,8 +391,19 @@ export class Interaction {
   }
 
   private activate(pile: string, index: number | null): void {
-    if (this.selected || pile === "stock") return this.click(pile, index);
+    if (this.selected || pile === "stock") {
+      this.keyboardMove = this.selected !== null && pile !== this.selected.source;
+      return this.click(pile, index);
+    }
     this.select(this.grabAt(pile, index));
+  }
+
+  /** After a move made from the keyboard, put the focus on the card that moved. */
+  private followMove(view: GameView): void {
+    const wanted = this.keyboardMove;
+    this.keyboardMove = false;
+    if (!wanted || !view.last || view.last.source === "stock") return;
+    movedCards(this.board, view.last)[0]?.focus({ preventScroll: true });
   }
 
   private focusPile(current: string | null, step: number): void {
@@ -340,12 +421,14 @@ export class Interaction {
   }
 
   private rememberFocus(): void {
-    this.focusBefore = this.root.contains(document.activeElement) ? locate(document.activeElement) : null;
+    const active = this.active;
+    this.focusBefore = active && this.root.contains(active) ? locate(active) : null;
   }
 
   private restoreFocus(): void {
     const was = this.focusBefore;
-    if (!was || this.root.contains(document.activeElement)) return;
+    const active = this.active;
+    if (!was || (active && this.root.contains(active))) return;
     const cards = this.board.cards(was.pile);
     (cards[cards.length - 1] ?? this.board.pile(was.pile))?.focus();
   }

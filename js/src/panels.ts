@@ -66,8 +66,10 @@ export class LessonPanel {
     bar.append(left, right);
     this.el.append(head, this.progress, this.intro, this.title, this.prompt, this.feedback, bar);
     this.el.addEventListener("click", (e) => {
-      const target = (e.target as HTMLElement).closest<HTMLButtonElement>("button[data-lesson]");
-      if (target && !target.disabled) send({ type: target.dataset.lesson } as Request);
+      const target = (e.target as HTMLElement).closest<HTMLButtonElement>("button[data-lesson], button[data-step]");
+      if (!target || target.disabled) return;
+      if (target.dataset.step !== undefined) send({ type: "goto_step", index: Number(target.dataset.step) });
+      else send({ type: target.dataset.lesson } as Request);
     });
   }
 
@@ -78,8 +80,11 @@ export class LessonPanel {
     this.steps = panel.steps;
     this.progress.replaceChildren(
       ...panel.steps.map((title, i) => {
-        const seg = el("span", "mw-seg");
+        const seg = el("button", "mw-seg");
+        seg.type = "button";
+        seg.dataset.step = String(i);
         seg.title = `${i + 1}. ${title}`;
+        seg.setAttribute("aria-label", `Go to step ${i + 1}: ${title}`);
         return seg;
       }),
     );
@@ -92,6 +97,8 @@ export class LessonPanel {
     Array.from(this.progress.children).forEach((seg, i) => {
       seg.classList.toggle("mw-seg-done", done.has(i));
       seg.classList.toggle("mw-seg-current", i === lesson.index);
+      if (i === lesson.index) seg.setAttribute("aria-current", "step");
+      else seg.removeAttribute("aria-current");
     });
     let count = `Step ${lesson.index + 1} of ${lesson.count}`;
     if (lesson.moves_total && lesson.moves_total > 1 && !lesson.step_done) {

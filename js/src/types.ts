@@ -63,7 +63,13 @@ export interface ReplayView {
 export type Panel =
   | { mode: "play" }
   | { mode: "lesson"; title: string; intro: string; steps: string[] }
-  | { mode: "replay"; title: string; moves: { text: string; comment: string | null }[] };
+  | {
+      mode: "replay";
+      title: string;
+      moves: { text: string; comment: string | null }[];
+      /** Why the cards cannot be moved here: shown when the player tries. */
+      refusal: string;
+    };
 
 export interface GameView {
   rev: number;
@@ -88,8 +94,8 @@ export interface GameView {
   hint: MoveView | null;
   elapsed: number | null;
   mode: Mode;
-  /** "solution": the solver's solution is playing back (Stop stops it). */
-  busy: "solution" | null;
+  /** What Stop stops: the solver's solution playing back, or Think longer. */
+  busy: "solution" | "think" | null;
   lesson?: LessonView;
   replay?: ReplayView;
 }
@@ -105,12 +111,17 @@ export interface RulesInfo {
   presets: string[];
 }
 
-/** The "still winnable?" indicator (state null: nothing to show in this mode). */
+/** The solver's verdict on the position on show, from the "still winnable?" indicator or
+ * Think longer (state null: nothing to show). */
 export interface Analysis {
+  /** The "still winnable?" indicator is on. */
   enabled: boolean;
-  state: "checking" | "winnable" | "unwinnable" | "unknown" | null;
-  /** For a loss: the card trapped for good that proves it, when there is one. */
-  why?: string;
+  state: "checking" | "winnable" | "unwinnable" | "unknown" | "won" | null;
+  /** Why, in a player's words: "the solver found a win in 150 moves", the card trapped for
+   * good, "no answer within 3 s", "thinking… 12 s, 130,000 positions" ("" with no state). */
+  why: string;
+  /** Think longer is offered: the solver found no answer in the time it had. */
+  can_think: boolean;
 }
 
 export interface Model {
@@ -119,6 +130,8 @@ export interface Model {
   rules_info: RulesInfo;
   panel: Panel;
   four_colour: boolean;
+  /** "auto" follows the host (JupyterLab, VS Code, marimo, the browser). */
+  theme: "auto" | "light" | "dark";
 }
 
 export type Suit = "C" | "S" | "H" | "D";
@@ -135,7 +148,8 @@ export type Request =
   | { type: "move"; source: string; target: string; count: number }
   | { type: "deal" | "undo" | "redo" | "hint" | "auto" | "restart" }
   | { type: "next" | "previous" | "close" }
-  | { type: "solution" | "stop" }
+  | { type: "goto_step"; index: number }
+  | { type: "solution" | "stop" | "think" }
   | { type: "winnable"; on: boolean }
   | { type: "seek"; ply: number }
   | { type: "new"; seed: string | null; rules: string | null };

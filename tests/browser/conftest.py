@@ -13,6 +13,20 @@ from typing import Any
 
 import pytest
 
+from .hosts import (
+    HostPage,
+    HostServer,
+    new_page,
+    open_marimo,
+    open_notebook7,
+    open_voila,
+    start_marimo,
+    start_notebook7,
+    start_voila,
+    stop_notebook7,
+    stop_server,
+    watch_websockets,
+)
 from .lab import (
     ARTIFACTS,
     Kernel,
@@ -113,3 +127,76 @@ def notebook(lab: LabServer, browser: Any) -> Iterator[Notebook]:
 
 def _text(payload: str | bytes) -> str:
     return payload if isinstance(payload, str) else payload.decode("utf-8", "replace")
+
+
+# ------------------------------------------------------------------ hosts beyond JupyterLab
+@pytest.fixture(scope="session")
+def notebook7_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabServer]:
+    try:
+        check_prerequisites()
+        server = start_notebook7(tmp_path_factory.mktemp("notebook7"))
+    except LabError as error:
+        pytest.fail(str(error))
+    yield server
+    stop_notebook7(server)
+
+
+@pytest.fixture(scope="session")
+def notebook7(notebook7_server: LabServer, browser: Any) -> Iterator[Notebook]:
+    """examples/play.ipynb open in Notebook 7, every cell run: the same API as `notebook`."""
+    context, page, errors = new_page(browser)
+    sent, received = watch_websockets(page)
+    try:
+        open_notebook7(page, notebook7_server, "play.ipynb", widgets=2)
+        kernel = Kernel(notebook7_server.kernel_connection_file("play.ipynb"))
+    except Exception as error:
+        context.close()
+        pytest.fail(f"Notebook 7 did not show the game: {error}")
+    kernel.run("from milligan_widget import Move")
+    yield Notebook(page, kernel, notebook7_server, errors, sent, received)
+    kernel.close()
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def marimo_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HostServer]:
+    try:
+        check_prerequisites()
+        server = start_marimo(tmp_path_factory.mktemp("marimo"))
+    except LabError as error:
+        pytest.fail(str(error))
+    yield server
+    stop_server(server)
+
+
+@pytest.fixture(scope="session")
+def marimo_page(marimo_server: HostServer, browser: Any) -> Iterator[HostPage]:
+    """examples/marimo_app.py in `marimo run`: the game (in a shadow root) and Python's view."""
+    try:
+        host = open_marimo(browser, marimo_server)
+    except LabError as error:
+        pytest.fail(str(error))
+    yield host
+    host.close()
+
+
+@pytest.fixture(scope="session")
+def voila_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HostServer]:
+    try:
+        check_prerequisites()
+        server = start_voila(tmp_path_factory.mktemp("voila"))
+    except LabError as error:
+        pytest.fail(str(error))
+    yield server
+    stop_server(server)
+
+
+@pytest.fixture(scope="session")
+def voila_page(voila_server: HostServer, browser: Any) -> Iterator[HostPage]:
+    """examples/play.ipynb rendered by Voilà: both of its games on screen."""
+    try:
+        host = open_voila(browser, voila_server)
+    except LabError as error:
+        pytest.fail(str(error))
+    yield host
+    host.close()

@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from milligan_widget.widget import sentence
 
 from .conftest import Notebook
+from .gestures import drag
 from .lab import ARTIFACTS, FIRST_TABLEAU_MOVE, REPO, Kernel, LabServer, open_notebook
 
 SEED = 2024
@@ -44,19 +45,6 @@ def fresh_game(nb: Notebook, seed: int = SEED, rules: str = "classic") -> None:
     expect(nb.widget).to_have_attribute("data-rev", str(rev))
     expect(nb.widget).to_have_attribute("data-variant", rules)
     expect(nb.stat("moves")).to_have_text("0")
-
-
-def drag(nb: Notebook, card: Any, target: Any) -> None:
-    """Drag with the real mouse, from the card to the middle of the target pile."""
-    nb.widget.locator(".mw-board").evaluate("el => el.scrollIntoView({block: 'center'})")
-    box, dest = card.bounding_box(), target.bounding_box()
-    x, y = box["x"] + box["width"] / 2, box["y"] + 12
-    mouse = nb.page.mouse
-    mouse.move(x, y)
-    mouse.down()
-    mouse.move(x + 10, y + 8, steps=3)
-    mouse.move(dest["x"] + dest["width"] / 2, dest["y"] + min(dest["height"] - 10, 40), steps=8)
-    mouse.up()
 
 
 def find_tableau_move(nb: Notebook) -> dict[str, Any]:
@@ -143,7 +131,7 @@ def test_drag_to_a_legal_place_plays_the_move_in_python(notebook: Notebook) -> N
     target = notebook.pile(move["target"])
     card = notebook.pile(move["source"]).locator(f'[data-card="{move["card"]}"]').last
     sent, received = len(notebook.sent), len(notebook.received)
-    drag(notebook, card, target)
+    drag(notebook.page, card, target)
     expect(target.locator(f'[data-card="{move["card"]}"]')).to_have_count(1)
     expect(notebook.stat("moves")).to_have_text("1")
     assert len(history(notebook)) == 1
@@ -161,7 +149,7 @@ def test_illegal_drop_springs_back_with_the_reason(notebook: Notebook) -> None:
     source, target = find_illegal_pair(notebook)
     reason = notebook.kernel.eval(f"widget.game.explain(Move({source!r}, {target!r}))")
     card = notebook.pile(source).locator("[data-card]").last
-    drag(notebook, card, notebook.pile(target))
+    drag(notebook.page, card, notebook.pile(target))
     expect(notebook.message()).to_have_text(sentence(reason))
     expect(notebook.message()).to_have_attribute("data-kind", "error")
     expect(notebook.page.locator(".mw-ghost")).to_have_count(0)
@@ -480,7 +468,7 @@ def test_learn_the_rules_notebook_a_lesson_step_by_drag(lab: LabServer, browser:
 
         # Wrong first: the 2♣ before the A♣ springs back, with the engine's reason.
         reason = kernel.eval("widget.game.explain('2>f1')")
-        drag(nb, nb.pile("t2").locator('[data-card="2C"]'), nb.pile("f1"))
+        drag(nb.page, nb.pile("t2").locator('[data-card="2C"]'), nb.pile("f1"))
         expect(feedback).to_have_attribute("data-kind", "illegal")
         expect(feedback).to_have_text(sentence(reason))
         expect(page.locator(".mw-ghost")).to_have_count(0)
@@ -489,10 +477,10 @@ def test_learn_the_rules_notebook_a_lesson_step_by_drag(lab: LabServer, browser:
         _shoot(page, nb.widget, "lesson-refused.png")
 
         # Then the task, by real drags: the A♣ home, then the 2♣ on it.
-        drag(nb, nb.pile("t1").locator('[data-card="AC"]'), nb.pile("f1"))
+        drag(nb.page, nb.pile("t1").locator('[data-card="AC"]'), nb.pile("f1"))
         expect(feedback).to_have_attribute("data-kind", "correct")
         expect(nb.pile("f1").locator('[data-card="AC"]')).to_have_count(1)
-        drag(nb, nb.pile("t2").locator('[data-card="2C"]'), nb.pile("f1"))
+        drag(nb.page, nb.pile("t2").locator('[data-card="2C"]'), nb.pile("f1"))
         expect(feedback).to_have_attribute("data-kind", "done")
         expect(next_button).to_be_enabled()
         assert kernel.eval("widget.lesson_run.step_done") is True

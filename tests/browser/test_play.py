@@ -1,0 +1,330 @@
+"""Play as a player meets it, in real JupyterLab: the dragged card under the pointer, keys
+that never reach the notebook, fast clicks on the stock, focus that stays where it belongs."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import Notebook
+from .gestures import (
+    RECORD_ANIMATIONS,
+    centre,
+    drag,
+    drag_and_read,
+    focused,
+    parse_translate,
+    read_ghost,
+    recorded_animations,
+)
+from .hosts import notebook_cells
+from .test_browser import find_tableau_move, fresh_game, history
+
+TOLERANCE = 2.0  # px: the copy stays where the player took hold of the card
+# Keys that do something to a notebook in command mode (none is a key of the game).
+NOTEBOOK_KEYS = [
+    "Escape", "x", "m", "r", "b", "c", "v", "k", "j", "o", "l", "1", "Shift+M", "Shift+L",
+    "0", "0", "i", "i", "Shift+Enter", "Control+Enter", "Alt+Enter",
+]  # fmt: skip
+
+
+def _shell(nb: Notebook, layout: str) -> None:
+    """The file browser open or closed beside the notebook."""
+    if layout == "side panel open":
+        nb.page.evaluate("window.jupyterapp.shell.activateById('filebrowser')")
+        expect(nb.page.locator("#filebrowser")).to_be_visible()
+    else:
+        nb.page.evaluate("window.jupyterapp.shell.collapseLeft()")
+        expect(nb.page.locator("#filebrowser")).to_be_hidden()
+
+
+def _assert_on_pointer(reading: Any) -> None:
+    dx, dy = reading.error
+    assert abs(dx) <= TOLERANCE and abs(dy) <= TOLERANCE, (
+        f"the dragged card is drawn {dx:+.0f} px, {dy:+.0f} px away from where the player "
+        f"holds it (pointer {reading.pointer}, copy at {reading.ghost})"
+    )
+
+
+# ------------------------------------------------------------------ the dragged card
+@pytest.mark.parametrize("layout", ["side panel open", "side panel closed"])
+def test_the_dragged_card_stays_under_the_pointer(notebook: Notebook, layout: str) -> None:
+    page = notebook.page
+    move = find_tableau_move(notebook)
+    _shell(notebook, layout)
+    try:
+        card = notebook.pile(move["source"]).locator(f'[data-card="{move["card"]}"]').last
+        notebook.widget.locator(".mw-board").evaluate("el => el.scrollIntoView({block: 'center'})")
+        target = notebook.pile(move["target"]).bounding_box()
+        reading = drag_and_read(page, card, centre(target, dy=30))
+        _assert_on_pointer(reading)
+        # The notebook scrolls under the held card (the wheel): the copy stays on the pointer.
+        page.mouse.wheel(0, 90)
+        page.wait_for_timeout(100)
+        _assert_on_pointer(read_ghost(page, reading.pointer, reading.grip))
+        page.mouse.move(reading.pointer[0] + 25, reading.pointer[1] - 15, steps=2)
+        pointer = (reading.pointer[0] + 25, reading.pointer[1] - 15)
+        _assert_on_pointer(read_ghost(page, pointer, reading.grip))
+        page.mouse.move(*reading.pointer, steps=2)
+        page.mouse.up()
+    finally:
+        page.evaluate("window.jupyterapp.shell.collapseLeft()")
+
+
+def test_the_card_lands_from_where_the_copy_was_dropped(notebook: Notebook) -> None:
+    page = notebook.page
+    move = find_tableau_move(notebook)
+    page.evaluate("window.jupyterapp.shell.activateById('filebrowser')")  # the worst offset
+    try:
+        card = notebook.pile(move["source"]).locator(f'[data-card="{move["card"]}"]').last
+        notebook.widget.locator(".mw-board").evaluate("el => el.scrollIntoView({block: 'center'})")
+        to = centre(notebook.pile(move["target"]).bounding_box(), dy=30)
+        reading = drag_and_read(page, card, to)
+        page.evaluate(RECORD_ANIMATIONS)
+        page.mouse.up()
+        expect(notebook.stat("moves")).to_have_text("1")
+        page.wait_for_function(
+            "([card, pile]) => (window.__mwAnimations ?? [])"
+            ".some(a => a.card === card && a.pile === pile)",
+            arg=[move["card"], move["target"]],
+        )
+        slide = next(
+            a
+            for a in recorded_animations(page)
+            if a["card"] == move["card"] and a["pile"] == move["target"]
+        )
+        dx, dy = parse_translate(slide["from"])
+        start = (slide["x"] + dx, slide["y"] + dy)
+        gap = (start[0] - reading.ghost[0], start[1] - reading.ghost[1])
+        assert abs(gap[0]) <= TOLERANCE and abs(gap[1]) <= TOLERANCE, (
+            f"the landing slide starts {gap} px away from where the dropped copy was"
+        )
+        assert history(notebook) == [f"{move['source'][1:]}>{move['target'][1:]}"]
+    finally:
+        page.evaluate("window.jupyterapp.shell.collapseLeft()")
+
+
+def test_while_a_card_is_dragged_the_card_under_it_shows_its_face(notebook: Notebook) -> None:
+    page = notebook.page
+    fresh_game(notebook)
+    notebook.kernel.run("widget.deal()")  # a card under each top card
+    expect(notebook.stat("moves")).to_have_text("1")
+    cards = notebook.pile("t1").locator("[data-card]")
+    under = cards.first
+    expect(under).to_have_attribute("data-full", "0")  # covered: only its index is drawn
+    expect(notebook.widget.locator("[data-flying]")).to_have_count(0)  # the row has landed
+    notebook.widget.locator(".mw-board").evaluate("el => el.scrollIntoView({block: 'center'})")
+    box = cards.last.bounding_box()
+    drag_and_read(page, cards.last, (box["x"] + 200, box["y"] + 60))
+    try:
+        expect(under).to_have_attribute("data-full", "1")
+        expect(under.locator(".mw-br")).to_have_count(1)  # the whole face, both indices
+    finally:
+        page.mouse.up()
+
+
+# ------------------------------------------------------------------ keys stay in the game
+def _cells(nb: Notebook) -> list[str]:
+    return notebook_cells(nb.page)
+
+
+def _press_notebook_keys(nb: Notebook, focus: Any, what: str) -> None:
+    """Press every notebook key with the focus on ``focus``; nothing may change."""
+    cells, moves, ident = _cells(nb), history(nb), nb.kernel.eval("id(widget)")
+    for key in NOTEBOOK_KEYS:
+        focus()
+        nb.page.keyboard.press(key)
+    expect(nb.page.locator(".jp-Dialog")).to_have_count(0)  # "0 0" asks to restart the kernel
+    assert _cells(nb) == cells, f"a key pressed with the focus on {what} changed the notebook"
+    assert history(nb) == moves, f"a key pressed with the focus on {what} changed the game"
+    assert nb.kernel.eval("id(widget)") == ident, "the game's cell ran again"
+    expect(nb.widget).to_be_visible()
+
+
+def _focus_targets(nb: Notebook) -> dict[str, Any]:
+    top = nb.pile("t3").locator("[data-card]").last
+    covered = nb.pile("t3").locator("[data-card]").first
+    rules = nb.widget.locator('button[data-action="rules"]')
+    return {
+        "a card (clicked, then Esc)": lambda: (top.click(), nb.page.keyboard.press("Escape")),
+        "a covered card": lambda: covered.focus(),
+        "a foundation": lambda: nb.pile("f1").focus(),
+        "the stock": lambda: nb.pile("stock").focus(),
+        "a toolbar button": lambda: nb.widget.locator('button[data-action="undo"]').focus(),
+        "the rules menu": lambda: nb.widget.locator("select[data-role='preset']").focus(),
+        "the deal-number box": lambda: nb.widget.locator("input.mw-seed").focus(),
+        "the widget": lambda: nb.widget.focus(),
+        "the Rules panel": lambda: (
+            rules.get_attribute("aria-pressed") == "true" or rules.click(),
+            nb.widget.locator(".mw-rules").click(position={"x": 5, "y": 5}),
+        ),
+    }
+
+
+def test_no_key_reaches_the_notebook_whatever_has_the_focus(notebook: Notebook) -> None:
+    fresh_game(notebook)
+    notebook.kernel.run("widget.deal(); widget.deal()")  # covered cards to focus
+    expect(notebook.stat("moves")).to_have_text("2")
+    try:
+        for what, focus in _focus_targets(notebook).items():
+            _press_notebook_keys(notebook, focus, what)
+    finally:
+        notebook.widget.locator("input.mw-seed").fill("")
+        notebook.widget.locator("select[data-role='preset']").select_option("classic")
+        rules = notebook.widget.locator('button[data-action="rules"]')
+        if rules.get_attribute("aria-pressed") == "true":
+            rules.click()
+
+
+def test_the_games_keys_still_work_and_stay_in_the_game(notebook: Notebook) -> None:
+    fresh_game(notebook)
+    cells = _cells(notebook)
+    for focus in ('button[data-action="rules"]', '[data-pile="f2"]', '[data-pile="stock"]'):
+        notebook.widget.locator(focus).focus()
+        for key in ("d", "d", "u"):  # deal, not "delete the cell" (d d); undo
+            notebook.page.keyboard.press(key)
+    expect(notebook.stat("stock")).to_have_text("72")
+    expect(notebook.stat("moves")).to_have_text("3")
+    assert history(notebook) == ["d", "d", "d"]
+    notebook.page.keyboard.press("a")  # auto, not "insert a cell above"
+    expect(notebook.message()).to_contain_text(re.compile("Auto|No card can safely go"))
+    assert _cells(notebook) == cells
+    # The deal-number box keeps its own Enter: a new game by number.
+    box = notebook.widget.locator("input.mw-seed")
+    box.fill("31")
+    box.press("Enter")
+    expect(notebook.stat("moves")).to_have_text("0")
+    assert notebook.kernel.eval("widget.game.seed") == 31
+    assert _cells(notebook) == cells
+
+
+# ------------------------------------------------------------------ the stock
+def test_quick_clicks_on_the_stock_deal_a_row_each(notebook: Notebook) -> None:
+    fresh_game(notebook)
+    page = notebook.page
+    notebook.widget.locator(".mw-board").evaluate("el => el.scrollIntoView({block: 'center'})")
+    x, y = centre(notebook.pile("stock").bounding_box())
+    for gap in (30, 60, 90, 120, 150, 200, 300):  # ms between clicks, as a quick player's
+        page.mouse.click(x, y)
+        page.wait_for_timeout(gap)
+    expect(notebook.stat("moves")).to_have_text("7")
+    expect(notebook.stat("stock")).to_have_text("40")
+    assert history(notebook) == ["d"] * 7
+    expect(notebook.widget.locator(".mw-selected")).to_have_count(0)
+    expect(notebook.message()).not_to_have_attribute("data-kind", "error")
+
+
+def test_a_card_dropped_on_the_stock_is_refused_in_plain_words(notebook: Notebook) -> None:
+    fresh_game(notebook)
+    card = notebook.pile("t4").locator("[data-card]").last
+    drag(notebook.page, card, notebook.pile("stock"))
+    expect(notebook.message()).to_have_text("Cards cannot go back to the stock.")
+    expect(notebook.message()).to_have_attribute("data-kind", "error")
+    expect(notebook.page.locator('[data-role="ghost"]')).to_have_count(0)
+    assert history(notebook) == []
+
+
+# ------------------------------------------------------------------ focus
+def test_a_focused_covered_card_stays_under_the_cards_on_it(notebook: Notebook) -> None:
+    fresh_game(notebook)
+    notebook.kernel.run("widget.deal(); widget.deal(); widget.deal()")
+    expect(notebook.stat("moves")).to_have_text("3")
+    cards = notebook.pile("t5").locator("[data-card]")
+    covered = cards.nth(1)
+    covered.focus()
+    notebook.page.keyboard.press("ArrowDown")  # a key press: the focus ring is on show
+    notebook.page.keyboard.press("ArrowUp")
+    assert focused(notebook.widget)["card"] == covered.get_attribute("data-card")
+    box, on_it = covered.bounding_box(), cards.nth(2).bounding_box()
+    strip = on_it["y"] - box["y"]
+    # Below its strip the card on it is still what the player sees (and clicks).
+    x = box["x"] + box["width"] / 2
+    seen = notebook.page.evaluate(
+        "([x, y]) => document.elementFromPoint(x, y).closest('[data-card]')?.dataset.index",
+        [x, box["y"] + strip + 10],
+    )
+    assert seen == "2", "the focused covered card jumped above the cards on it"
+    ring = covered.evaluate(
+        "el => { const s = getComputedStyle(el, '::after');"
+        " return {content: s.content, height: parseFloat(s.height), width: parseFloat(s.width)}; }"
+    )
+    assert ring["content"] != "none", "no focus ring"
+    assert abs(ring["height"] - strip) <= 1.5, "the ring is not on the card's visible strip"
+    assert ring["width"] <= box["width"] + 0.5, "the ring leaves the card's slot"
+
+
+def test_after_a_keyboard_move_the_focus_follows_the_card(notebook: Notebook) -> None:
+    move = find_tableau_move(notebook)
+    source = notebook.pile(move["source"]).locator(f'[data-card="{move["card"]}"]').last
+    source.focus()
+    notebook.page.keyboard.press("Enter")
+    expect(notebook.pile(move["target"])).to_have_class(re.compile("mw-legal"))
+    notebook.pile(move["target"]).focus()
+    notebook.page.keyboard.press("Enter")
+    expect(notebook.stat("moves")).to_have_text("1")
+    expect(notebook.pile(move["target"]).locator(f'[data-card="{move["card"]}"]')).to_be_focused()
+    assert focused(notebook.widget) == {"pile": move["target"], "card": move["card"], "tag": "DIV"}
+
+
+# ------------------------------------------------------------------ a whole game by hand
+PLAN = """
+from milligan_widget import Game as _Game, Move as _Move, view as _views
+_reference = _Game.new({seed})
+
+def _plan(text):
+    move = _Move.parse(text)
+    if move.source == "stock":
+        return {{"source": "stock", "count": 0, "target": None}}
+    return {{"source": move.source, "count": _views.move_count(widget.game, move),
+             "target": (_views.resolve_targets(widget.game, move) or [move.target])[0]}}
+
+def _same_after(text):
+    _reference.play(text)
+    same_length = len(widget.game.history) == len(_reference.history)
+    return str(widget.game) == str(_reference) and same_length
+"""
+
+
+def _gesture(nb: Notebook, plan: dict[str, Any], turn: int) -> str:
+    """Perform one planned move with the mouse; which gesture varies from turn to turn."""
+    if plan["source"] == "stock":
+        nb.pile("stock").click()
+        return "click on the stock"
+    cards = nb.pile(plan["source"]).locator("[data-card]")
+    card = cards.nth(cards.count() - plan["count"])
+    target = nb.pile(plan["target"])
+    card.scroll_into_view_if_needed()
+    if plan["target"].startswith("f") and plan["count"] == 1 and turn % 2:
+        card.dblclick()
+        return "double-click"
+    if turn % 3 == 1:
+        card.click(position={"x": 10, "y": 6})  # on its visible strip, if it is covered
+        target.click(position={"x": 12, "y": 12})
+        return "click, click"
+    drag(nb.page, card, target)
+    return "drag"
+
+
+def test_a_whole_game_won_by_real_mouse_gestures(notebook: Notebook) -> None:
+    """Deal 8 from the deal to the celebration, every move by the mouse (drags, click-click,
+    double-clicks, reserve moves too), the kernel's game checked after each one."""
+    from .test_browser import WIN_8
+
+    fresh_game(notebook, seed=8)
+    notebook.kernel.run(PLAN.format(seed=8))
+    gestures: set[str] = set()
+    for turn, text in enumerate(WIN_8.split()):
+        expect(notebook.widget.locator("[data-flying]")).to_have_count(0)  # nothing in flight
+        plan = notebook.kernel.eval(f"_plan({text!r})")
+        gestures.add(_gesture(notebook, plan, turn))
+        expect(notebook.stat("moves")).to_have_text(str(turn + 1))
+        assert notebook.kernel.eval(f"_same_after({text!r})"), f"move {turn + 1}, {text}"
+    assert gestures == {"click on the stock", "double-click", "click, click", "drag"}
+    banner = notebook.widget.locator(".mw-banner")
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("You won!")
+    assert notebook.kernel.eval("widget.game.status") == "won"
+    notebook.screenshot("won-by-hand.png")
