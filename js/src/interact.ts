@@ -238,6 +238,7 @@ export class Interaction {
   }
 
   private click(pile: string, index: number | null): void {
+    if (this.refusal !== null) return this.say(this.refusal, "error");
     const sel = this.selected;
     if (pile === "stock") {
       // A click on the stock deals, whatever is held: cards never go back to the stock.

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from .gestures import GameOnPage
 from .hosts import (
     HostPage,
     HostServer,
@@ -28,7 +28,6 @@ from .hosts import (
     watch_websockets,
 )
 from .lab import (
-    ARTIFACTS,
     Kernel,
     LabError,
     LabServer,
@@ -63,7 +62,9 @@ def browser() -> Iterator[Any]:
 
 
 @dataclass
-class Notebook:
+class Notebook(GameOnPage):
+    """A notebook open in JupyterLab or Notebook 7, with a client of its kernel."""
+
     page: Any
     kernel: Kernel
     lab: LabServer
@@ -74,31 +75,6 @@ class Notebook:
     def comm_frames(self, frames: list[str], since: int) -> list[str]:
         """Widget messages (comm_msg) among the websocket frames from index ``since``."""
         return [f for f in frames[since:] if message_type(f) == "comm_msg"]
-
-    @property
-    def widget(self) -> Any:
-        """The first game in the notebook (the one the tests drive)."""
-        return self.page.locator(".mw-root").first
-
-    def pile(self, name: str) -> Any:
-        return self.widget.locator(f'[data-pile="{name}"]')
-
-    def stat(self, name: str) -> Any:
-        return self.widget.locator(f'[data-stat="{name}"]')
-
-    def message(self) -> Any:
-        return self.widget.locator('[data-role="message"]')
-
-    def screenshot(self, name: str) -> Path:
-        ARTIFACTS.mkdir(exist_ok=True)
-        path = ARTIFACTS / name
-        self.widget.evaluate("el => el.scrollIntoView({block: 'start'})")
-        self.page.wait_for_function(
-            "() => document.querySelector('.mw-root').getAnimations({subtree: true})"
-            ".every(a => a.playState !== 'running' || a.effect.getTiming().iterations > 1)"
-        )
-        self.widget.screenshot(path=str(path))
-        return path
 
 
 @pytest.fixture(scope="session")

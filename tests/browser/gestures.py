@@ -6,10 +6,17 @@ takes a Playwright page and locators, never a host's own objects.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from .lab import ARTIFACTS, publish
+
 GHOST_CARD = '[data-role="ghost"] .mw-card'
+# True once no animation of the widget is running (the thinking spinner's endless one aside).
+ANIMATIONS_DONE = """root => root.getAnimations({subtree: true})
+  .every(a => a.playState !== 'running' || a.effect.getTiming().iterations > 1)"""
 # Records every Web Animation a card starts: where the card was asked to slide from.
 RECORD_ANIMATIONS = """
 () => {
@@ -30,6 +37,42 @@ RECORD_ANIMATIONS = """
   };
 }
 """
+
+
+class GameOnPage:
+    """Locators for the first game on a page; a host's test object (JupyterLab, Notebook 7,
+    marimo, Voilà) gives ``page``."""
+
+    page: Any
+
+    @property
+    def widget(self) -> Any:
+        """The first game on the page (the one the tests drive)."""
+        return self.page.locator(".mw-root").first
+
+    def pile(self, name: str) -> Any:
+        return self.widget.locator(f'[data-pile="{name}"]')
+
+    def stat(self, name: str) -> Any:
+        return self.widget.locator(f'[data-stat="{name}"]')
+
+    def message(self) -> Any:
+        return self.widget.locator('[data-role="message"]')
+
+    def screenshot(self, name: str) -> Path:
+        return screenshot(self.page, self.widget, name)
+
+
+def screenshot(page: Any, widget: Any, name: str) -> Path:
+    """The widget alone, once its animations are over (inside a shadow root too), saved in
+    test-artifacts/ (and in docs/ for the README's pictures, with MILLIGAN_DOCS=1)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / name
+    widget.evaluate("el => el.scrollIntoView({block: 'start'})")
+    page.wait_for_function(ANIMATIONS_DONE, arg=widget.element_handle())
+    widget.screenshot(path=str(path))
+    publish(path)
+    return path
 
 
 @dataclass
@@ -119,3 +162,18 @@ def parse_translate(text: str) -> tuple[float, float]:
     inner = text[text.index("(") + 1 : text.index(")")]
     dx, dy = (float(part.strip().removesuffix("px")) for part in inner.split(","))
     return dx, dy
+
+
+BACKGROUND = "el => getComputedStyle(el).backgroundColor"
+
+
+def rgb(colour: str) -> tuple[int, ...]:
+    """(r, g, b) of a CSS colour as the browser computes it, or of ``#rrggbb``."""
+    if colour.startswith("#"):
+        return tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return tuple(int(float(v)) for v in re.findall(r"[\d.]+", colour)[:3])
+
+
+def luminance(colour: str) -> float:
+    r, g, b = rgb(colour)
+    return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -25,8 +24,8 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from .gestures import GameOnPage
 from .lab import (
-    ARTIFACTS,
     NOTEBOOK,
     REPO,
     START_TIMEOUT,
@@ -36,6 +35,8 @@ from .lab import (
     _free_port,
     _get,
     _isolated_env,
+    jupyter_command,
+    serve_folder,
     stop_lab,
 )
 
@@ -68,10 +69,6 @@ STDERR_OUTPUT = (
     '[data-mime-type="application/vnd.jupyter.stderr"], '
     '[data-mime-type="application/vnd.jupyter.error"], .jp-OutputArea-output pre.error'
 )
-ANIMATIONS_DONE = """root => root.getAnimations({subtree: true})
-  .every(a => a.playState !== 'running' || a.effect.getTiming().iterations > 1)"""
-
-
 # ------------------------------------------------------------------ servers
 @dataclass
 class HostServer:
@@ -147,17 +144,8 @@ def stop_server(server: HostServer) -> None:
 
 def start_notebook7(base: Path, notebook: Path = NOTEBOOK) -> LabServer:
     """Jupyter Notebook 7 serving ``notebook``, with `window.jupyterapp` exposed."""
-    root = base / "notebooks"
-    root.mkdir(parents=True)
-    shutil.copy(notebook, root / notebook.name)
-    env = _isolated_env(base)
-    port = _free_port()
-    command = [
-        sys.executable, "-m", "notebook", "--no-browser", "--allow-root",
-        "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
-        f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={root}",
-        "--JupyterNotebookApp.expose_app_in_browser=True",
-    ]  # fmt: skip
+    root, env, port = serve_folder(base, notebook)
+    command = jupyter_command("notebook", "JupyterNotebookApp", port, root)
     process, log = _launch("notebook7", command, base, env, root)
     server = LabServer(f"http://127.0.0.1:{port}", root, base / "runtime", process)
 
@@ -203,11 +191,7 @@ def start_marimo(base: Path, app: Path = MARIMO_APP, theme: str = "system") -> H
 
 def start_voila(base: Path, notebook: Path = NOTEBOOK) -> HostServer:
     """Voilà serving ``notebook`` at its root URL."""
-    root = base / "notebooks"
-    root.mkdir(parents=True)
-    shutil.copy(notebook, root / notebook.name)
-    env = _isolated_env(base)
-    port = _free_port()
+    root, env, port = serve_folder(base, notebook)
     command = [
         sys.executable, "-m", "voila", str(root / notebook.name), "--no-browser",
         f"--port={port}", "--Voila.ip=127.0.0.1", "--Voila.port_retries=0",
@@ -247,7 +231,7 @@ def _console_text(msg: Any) -> str:
 
 
 @dataclass
-class HostPage:
+class HostPage(GameOnPage):
     """The game on a page of marimo or Voilà: the same helpers as conftest's Notebook."""
 
     page: Any
@@ -257,35 +241,8 @@ class HostPage:
     opened_in: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
 
-    @property
-    def widget(self) -> Any:
-        """The first game on the page (the one the tests drive)."""
-        return self.page.locator(".mw-root").first
-
-    def pile(self, name: str) -> Any:
-        return self.widget.locator(f'[data-pile="{name}"]')
-
-    def stat(self, name: str) -> Any:
-        return self.widget.locator(f'[data-stat="{name}"]')
-
-    def message(self) -> Any:
-        return self.widget.locator('[data-role="message"]')
-
-    def screenshot(self, name: str) -> Path:
-        return screenshot(self.page, self.widget, name)
-
     def close(self) -> None:
         self.context.close()
-
-
-def screenshot(page: Any, widget: Any, name: str) -> Path:
-    """The widget alone, once its animations have finished (works inside a shadow root)."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    path = ARTIFACTS / name
-    widget.evaluate("el => el.scrollIntoView({block: 'start'})")
-    page.wait_for_function(ANIMATIONS_DONE, arg=widget.element_handle())
-    widget.screenshot(path=str(path))
-    return path
 
 
 def open_notebook7(page: Any, server: LabServer, name: str, widgets: int = 1) -> float:

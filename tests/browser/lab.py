@@ -32,6 +32,12 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+# Screenshots the README shows: with MILLIGAN_DOCS=1 the browser tests copy them into docs/.
+DOCS_PICTURES = {
+    "widget-light.png": "widget.png",
+    "lesson-light.png": "lesson.png",
+    "replay-light.png": "replay.png",
+}
 TOKEN = "milligan-test-token"
 START_TIMEOUT = 60.0
 # A kernel expression: the first column-to-column move of `widget` and the card leading it.
@@ -40,6 +46,13 @@ FIRST_TABLEAU_MOVE = (
     " for m in widget.game.legal_moves"
     " if m.source.startswith('t') and (m.target or '').startswith('t')][:1]"
 )
+
+
+def publish(screenshot: Path) -> None:
+    """Copy a screenshot the README shows into docs/ (only with MILLIGAN_DOCS=1)."""
+    name = DOCS_PICTURES.get(screenshot.name)
+    if name and os.environ.get("MILLIGAN_DOCS") == "1":
+        shutil.copy(screenshot, REPO / "docs" / name)
 
 
 class LabError(RuntimeError):
@@ -107,18 +120,28 @@ def _isolated_env(base: Path) -> dict[str, str]:
     return env
 
 
-def start_lab(base: Path, notebook: Path = NOTEBOOK) -> LabServer:
+def serve_folder(base: Path, notebook: Path) -> tuple[Path, dict[str, str], int]:
+    """A server's root folder holding a copy of ``notebook``, its environment and a port."""
     root = base / "notebooks"
     root.mkdir(parents=True)
     shutil.copy(notebook, root / notebook.name)
-    env = _isolated_env(base)
-    port = _free_port()
-    command = [
-        sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
+    return root, _isolated_env(base), _free_port()
+
+
+def jupyter_command(module: str, app: str, port: int, root: Path) -> list[str]:
+    """The command line of a Jupyter server (JupyterLab, Notebook 7) for the tests:
+    loopback only, our token, ``window.jupyterapp`` exposed (``app``: its config class)."""
+    return [
+        sys.executable, "-m", module, "--no-browser", "--allow-root",
         "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
         f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={root}",
-        "--LabApp.expose_app_in_browser=True",
+        f"--{app}.expose_app_in_browser=True",
     ]  # fmt: skip
+
+
+def start_lab(base: Path, notebook: Path = NOTEBOOK) -> LabServer:
+    root, env, port = serve_folder(base, notebook)
+    command = jupyter_command("jupyterlab", "LabApp", port, root)
     log = (base / "lab.log").open("w")
     process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=root)
     server = LabServer(f"http://127.0.0.1:{port}", root, base / "runtime", process)

@@ -10,8 +10,14 @@ from playwright.sync_api import expect
 from milligan_widget.widget import sentence
 
 from .conftest import Notebook
-from .gestures import drag
-from .lab import ARTIFACTS, FIRST_TABLEAU_MOVE, REPO, Kernel, LabServer, open_notebook
+from .gestures import drag, screenshot
+from .lab import (
+    FIRST_TABLEAU_MOVE,
+    REPO,
+    Kernel,
+    LabServer,
+    open_notebook,
+)
 
 SEED = 2024
 # A winning line of deal 8 (classic rules), found by milligan_widget.solver.
@@ -324,36 +330,6 @@ def test_light_and_dark_theme_screenshots(notebook: Notebook) -> None:
     set_theme(notebook, "JupyterLab Light")
 
 
-def test_narrow_column_still_fits(notebook: Notebook) -> None:
-    page = notebook.page
-    page.set_viewport_size({"width": 560, "height": 1500})
-    try:
-        page.evaluate("window.jupyterapp.shell.collapseLeft()")
-        board = notebook.widget.locator(".mw-board")
-        expect(notebook.pile("t8")).to_be_visible()
-        fits = board.evaluate("el => el.scrollWidth <= el.clientWidth + 1")
-        assert fits, "the eight columns overflow a narrow notebook"
-        notebook.screenshot("widget-narrow.png")
-    finally:
-        page.set_viewport_size({"width": 1280, "height": 1500})
-
-
-def test_a_won_game_shows_the_banner(notebook: Notebook) -> None:
-    fresh_game(notebook, seed=8)
-    notebook.kernel.run(f"widget.replay({WIN_8.split()!r}, delay=0)")
-    expect(notebook.stat("foundations")).to_have_text("104/104")
-    banner = notebook.widget.locator(".mw-banner")
-    expect(banner).to_be_visible()
-    expect(banner).to_contain_text("You won!")
-    expect(banner).to_contain_text(f"in {len(WIN_8.split())} moves")
-    expect(notebook.message()).to_have_attribute("data-kind", "won")
-    assert notebook.kernel.eval("widget.game.status") == "won"
-    notebook.screenshot("widget-won.png")
-    banner.locator('button[data-action="new"]').click()
-    expect(banner).to_be_hidden()
-    expect(notebook.stat("moves")).to_have_text("0")
-
-
 LOST = """
 from milligan_widget import Game
 _ranks = ["K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3"]
@@ -434,18 +410,6 @@ mistakes.step_to(9)
 """
 
 
-def _shoot(page: Any, widget: Any, name: str) -> None:
-    """A screenshot of one widget once its animations are over."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    widget.evaluate("el => el.scrollIntoView({block: 'start'})")
-    page.wait_for_function(
-        "el => el.getAnimations({subtree: true})"
-        ".every(a => a.playState !== 'running' || a.effect.getTiming().iterations > 1)",
-        arg=widget.element_handle(),
-    )
-    widget.screenshot(path=str(ARTIFACTS / name))
-
-
 def test_learn_the_rules_notebook_a_lesson_step_by_drag(lab: LabServer, browser: Any) -> None:
     """The tutorial notebook runs in JupyterLab; the first step is done with the real mouse."""
     lab.add_notebook(REPO / "examples" / "learn-the-rules.ipynb")
@@ -474,7 +438,7 @@ def test_learn_the_rules_notebook_a_lesson_step_by_drag(lab: LabServer, browser:
         expect(page.locator(".mw-ghost")).to_have_count(0)
         expect(nb.pile("t2").locator('[data-card="2C"]')).to_be_visible()
         assert kernel.eval("widget.lesson_run.moves_done") == 0
-        _shoot(page, nb.widget, "lesson-refused.png")
+        screenshot(page, nb.widget, "lesson-refused.png")
 
         # Then the task, by real drags: the A♣ home, then the 2♣ on it.
         drag(nb.page, nb.pile("t1").locator('[data-card="AC"]'), nb.pile("f1"))
@@ -488,9 +452,19 @@ def test_learn_the_rules_notebook_a_lesson_step_by_drag(lab: LabServer, browser:
         assert kernel.eval("[str(m) for m in widget.game.history]") == ["1>f1", "2>f1"]
 
         set_theme(nb, "JupyterLab Light")
-        _shoot(page, nb.widget, "lesson-light.png")
+        screenshot(page, nb.widget, "lesson-light.png")
         set_theme(nb, "JupyterLab Dark")
-        _shoot(page, nb.widget, "lesson-dark.png")
+        screenshot(page, nb.widget, "lesson-dark.png")
+
+        # The lesson has its own Hint, Undo and Restart: the toolbar does not repeat them.
+        for action in ("hint", "undo", "restart", "deal"):
+            expect(nb.widget.locator(f'.mw-toolbar [data-action="{action}"]')).to_be_hidden()
+        # A click on the progress bar goes to that step.
+        panel.locator('button[data-step="3"]').click()
+        expect(panel.locator(".mw-lesson-count")).to_contain_text("Step 4 of 16")
+        title = kernel.eval("widget.lesson_run.lesson.steps[3].title")
+        expect(panel.locator(".mw-lesson-title")).to_have_text(title)
+        assert kernel.eval("widget.lesson_run.index") == 3
 
         # The replay viewer, in the second widget: stepped by its buttons and a key.
         viewer = page.locator(".mw-root").nth(1)
@@ -507,9 +481,15 @@ def test_learn_the_rules_notebook_a_lesson_step_by_drag(lab: LabServer, browser:
         expect(viewer.locator(".mw-move.mw-current")).to_contain_text("only a King may fill it")
         assert kernel.eval("len(mistakes.game.history)") == 8
         assert kernel.eval("mistakes.game.comments[8]").startswith("Column 1 is empty")
-        _shoot(page, viewer, "replay-dark.png")
+        # The cards of a replay do not move: a press on one says why.
+        viewer.locator('[data-pile="t2"] [data-card]').last.click()
+        expect(viewer.locator('[data-role="message"]')).to_have_text(
+            kernel.eval("mistakes.panel['refusal']")
+        )
+        assert kernel.eval("len(mistakes.game.history)") == 8
+        screenshot(page, viewer, "replay-dark.png")
         set_theme(nb, "JupyterLab Light")
-        _shoot(page, viewer, "replay-light.png")
+        screenshot(page, viewer, "replay-light.png")
         assert [e for e in errors if re.search("mw-|milligan|widget", e, re.I)] == []
     finally:
         kernel.close()

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import Notebook
-from .gestures import centre, drag, drag_and_read, focused
+from .gestures import BACKGROUND, centre, drag, drag_and_read, focused, luminance
 from .hosts import (
     MARIMO_SEED,
     HostPage,
@@ -22,6 +22,7 @@ from .hosts import (
     first_tableau_move,
     new_game_from_toolbar,
     notebook_cells,
+    open_marimo,
     page_errors,
     top_card,
 )
@@ -172,26 +173,39 @@ def test_marimo_arrow_keys_move_the_focus_between_piles(marimo_page: HostPage) -
 
 
 def test_marimo_light_and_dark(marimo_page: HostPage) -> None:
-    """Screenshots only (no colours asserted yet): marimo follows the browser's colour scheme
-    (its config here says theme "system") and marks the page's body."""
+    """marimo follows the browser's colour scheme here (its config says theme "system") and
+    marks the page's body; the widget follows the body."""
     page = marimo_page.page
     new_game_from_toolbar(marimo_page, MARIMO_SEED)
     page.emulate_media(color_scheme="light")
     expect(page.locator("body")).to_have_attribute("data-theme", "light")
+    expect(marimo_page.widget).to_have_attribute("data-theme", "light")
+    assert luminance(marimo_page.widget.evaluate(BACKGROUND)) > 0.8
     marimo_page.screenshot("marimo-light.png")
     try:
         page.emulate_media(color_scheme="dark")
         expect(page.locator("body")).to_have_attribute("data-theme", "dark")
-        assert body_theme(page) == {
-            "bodyClass": "dark dark-theme",
-            "bodyTheme": "dark",
-            "htmlClass": "",
-            "scheme": "dark",
-        }
+        assert body_theme(page)["bodyClass"] == "dark dark-theme"
+        expect(marimo_page.widget).to_have_attribute("data-theme", "dark")
+        assert luminance(marimo_page.widget.evaluate(BACKGROUND)) < 0.2
         marimo_page.screenshot("marimo-dark.png")
     finally:
         page.emulate_media(color_scheme="light")
-    expect(page.locator("body")).to_have_attribute("data-theme", "light")
+    expect(marimo_page.widget).to_have_attribute("data-theme", "light")
+
+
+def test_marimo_dark_by_its_own_setting_in_a_light_browser(
+    browser: Any, marimo_server: Any
+) -> None:
+    """marimo's dark theme chosen in marimo (not by the browser): the widget reads the body."""
+    host = open_marimo(browser, marimo_server, query="?theme=dark")
+    try:
+        host.page.emulate_media(color_scheme="light")
+        expect(host.page.locator("body")).to_have_class(re.compile(r"\bdark\b"))
+        expect(host.widget).to_have_attribute("data-theme", "dark")
+        assert luminance(host.widget.evaluate(BACKGROUND)) < 0.2
+    finally:
+        host.close()
 
 
 def test_marimo_page_has_no_errors(marimo_page: HostPage) -> None:

@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import Notebook
+from .gestures import BACKGROUND, luminance, rgb
 from .test_browser import WIN_8, fresh_game, set_theme
 
 # Every visible element of the widget whose box leaves the widget's box (1 px of slack).
@@ -147,7 +148,12 @@ def test_winning_is_a_moment_that_does_not_move_the_board(notebook: Notebook) ->
     after = board.bounding_box()
     assert abs(after["y"] - before["y"]) < 1 and abs(after["height"] - before["height"]) < 1
     assert _inside(banner.bounding_box(), after), "the celebration is drawn over the felt"
+    expect(notebook.message()).to_have_attribute("data-kind", "won")
+    assert notebook.kernel.eval("widget.game.status") == "won"
     notebook.screenshot("widget-won.png")
+    banner.locator('button[data-action="new"]').click()
+    expect(banner).to_be_hidden()
+    expect(notebook.stat("moves")).to_have_text("0")
 
 
 TALL = (
@@ -192,7 +198,7 @@ def test_the_widget_follows_jupyterlabs_theme(notebook: Notebook, theme: str) ->
               return [getComputedStyle(el).backgroundColor, jupyter];
             }"""
         )
-        assert _rgb(colours[0]) == _rgb(colours[1]), "the widget should take JupyterLab's colours"
+        assert rgb(colours[0]) == rgb(colours[1]), "the widget should take JupyterLab's colours"
     finally:
         set_theme(notebook, "JupyterLab Light")
 
@@ -202,31 +208,16 @@ def test_the_theme_setting_overrides_the_host(notebook: Notebook) -> None:
     try:
         notebook.kernel.run("widget.theme = 'dark'")
         expect(notebook.widget).to_have_attribute("data-theme", "dark")
-        assert _luminance(notebook.widget.evaluate(_BACKGROUND)) < 0.2
+        assert luminance(notebook.widget.evaluate(BACKGROUND)) < 0.2
         notebook.screenshot("widget-forced-dark.png")
         set_theme(notebook, "JupyterLab Dark")
         notebook.kernel.run("widget.theme = 'light'")
         expect(notebook.widget).to_have_attribute("data-theme", "light")
-        assert _luminance(notebook.widget.evaluate(_BACKGROUND)) > 0.8
+        assert luminance(notebook.widget.evaluate(BACKGROUND)) > 0.8
     finally:
         notebook.kernel.run("widget.theme = 'auto'")
         set_theme(notebook, "JupyterLab Light")
         expect(notebook.widget).to_have_attribute("data-theme", "light")
-
-
-_BACKGROUND = "el => getComputedStyle(el).backgroundColor"
-
-
-def _rgb(colour: str) -> tuple[int, ...]:
-    """(r, g, b) of a CSS colour as the browser computes it, or of ``#rrggbb``."""
-    if colour.startswith("#"):
-        return tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
-    return tuple(int(float(v)) for v in re.findall(r"[\d.]+", colour)[:3])
-
-
-def _luminance(colour: str) -> float:
-    r, g, b = _rgb(colour)
-    return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255
 
 
 # ------------------------------------------------------------------ what stays on show
