@@ -488,6 +488,18 @@ def test_learn_the_rules_notebook_a_lesson_step_by_drag(lab: LabServer, browser:
         )
         assert kernel.eval("len(mistakes.game.history)") == 8
         screenshot(page, viewer, "replay-dark.png")
+        # No key pressed on the lesson's or the replay's controls reaches the notebook.
+        from .test_play import _press_notebook_keys
+
+        lesson_hint = panel.locator('button[data-lesson="hint"]')
+        _press_notebook_keys(nb, lambda: lesson_hint.focus(), "the lesson's Hint button")
+        segment = panel.locator('button[data-step="5"]')
+        _press_notebook_keys(nb, lambda: segment.focus(), "a step of the lesson's progress bar")
+        forward = viewer.locator('.mw-replay button[data-replay="forward"]')
+        _press_notebook_keys(nb, lambda: forward.focus(), "the replay's Next button")
+        slider = viewer.locator(".mw-replay .mw-slider")
+        _press_notebook_keys(nb, lambda: slider.focus(), "the replay's slider")
+        assert kernel.eval("len(mistakes.game.history)") == 8
         set_theme(nb, "JupyterLab Light")
         screenshot(page, viewer, "replay-light.png")
         assert [e for e in errors if re.search("mw-|milligan|widget", e, re.I)] == []

@@ -27,7 +27,7 @@ from .hosts import (
     top_card,
 )
 from .lab import NOTEBOOK
-from .test_browser import fresh_game
+from .test_browser import fresh_game, set_theme
 
 SEED = 2024  # the deal of examples/play.ipynb: 2>5, 3>6 and 4>1 are legal at once
 
@@ -100,7 +100,22 @@ def test_notebook7_shows_the_game(notebook7: Notebook) -> None:
     expect(notebook7.page.locator(".mw-root")).to_have_count(2)
     assert_full_layout(notebook7)
     expect(notebook7.widget).to_have_attribute("data-lm-suppress-shortcuts", "true")
+    # play.ipynb run from the top leaves the game as its cells say: the hint of deal 27 (its
+    # demo cells try their moves on a copy, and leave no "Undone: …" behind).
+    expect(notebook7.message()).to_contain_text("Solver: ")
+    expect(notebook7.widget.locator('[data-role="game-name"]')).to_contain_text("Deal #27")
     notebook7.screenshot("notebook7.png")
+
+
+def test_notebook7_dark_theme(notebook7: Notebook) -> None:
+    set_theme(notebook7, "JupyterLab Dark")
+    try:
+        expect(notebook7.widget).to_have_attribute("data-theme", "dark")
+        assert luminance(notebook7.widget.evaluate(BACKGROUND)) < 0.2
+        notebook7.screenshot("notebook7-dark.png")
+    finally:
+        set_theme(notebook7, "JupyterLab Light")
+    expect(notebook7.widget).to_have_attribute("data-theme", "light")
 
 
 def test_notebook7_a_click_on_the_stock_deals_a_row_in_python(notebook7: Notebook) -> None:

@@ -328,3 +328,80 @@ def test_a_whole_game_won_by_real_mouse_gestures(notebook: Notebook) -> None:
     expect(banner).to_contain_text("You won!")
     assert notebook.kernel.eval("widget.game.status") == "won"
     notebook.screenshot("won-by-hand.png")
+
+
+# ------------------------------------------------------------------ nothing is lost
+def test_restart_and_new_game_can_be_taken_back(notebook: Notebook) -> None:
+    fresh_game(notebook, seed=8)
+    from .test_browser import WIN_8
+
+    line = WIN_8.split()[:12]
+    notebook.kernel.run(f"widget.replay({line!r}, delay=0)")
+    expect(notebook.stat("moves")).to_have_text("12")
+    undo = notebook.widget.locator('.mw-toolbar button[data-action="undo"]')
+    notebook.widget.locator('.mw-toolbar button[data-action="restart"]').click()
+    expect(notebook.stat("moves")).to_have_text("0")
+    expect(undo).to_be_enabled()
+    undo.click()  # one Undo: back where the player was
+    expect(notebook.stat("moves")).to_have_text("12")
+    assert history(notebook) == line
+    notebook.widget.locator("input.mw-seed").fill("31")
+    notebook.widget.locator('.mw-toolbar button[data-action="new"]').click()
+    expect(notebook.stat("moves")).to_have_text("0")
+    assert notebook.kernel.eval("widget.game.seed") == 31
+    expect(notebook.message()).to_contain_text("Undo brings back the game you left")
+    undo.click()
+    expect(notebook.stat("moves")).to_have_text("12")
+    assert notebook.kernel.eval("widget.game.seed") == 8 and history(notebook) == line
+
+
+def test_a_message_clears_when_the_next_card_is_picked_up(notebook: Notebook) -> None:
+    move = find_tableau_move(notebook)
+    notebook.kernel.run("widget.deal(); widget.undo()")
+    expect(notebook.message()).to_contain_text("Undone")
+    card = notebook.pile(move["source"]).locator(f'[data-card="{move["card"]}"]').last
+    card.click()
+    expect(card).to_have_class(re.compile("mw-selected"))
+    expect(notebook.message()).to_have_text("")
+    notebook.page.keyboard.press("Escape")
+
+
+# ------------------------------------------------------------------ the solver's tools
+def test_winnable_says_why_and_think_longer_shows_progress_and_stops(notebook: Notebook) -> None:
+    fresh_game(notebook)  # deal 2024: no answer within a second
+    notebook.kernel.run("widget.winnable_time = 1")
+    why = notebook.widget.locator('[data-role="verdict-why"]')
+    think = notebook.widget.locator('[data-action="think"]')
+    box = notebook.widget.locator("label.mw-check", has_text="Winnable?").locator("input")
+    box.check()
+    try:
+        expect(notebook.widget.locator(".mw-verdict")).to_have_text("unknown ?", timeout=20_000)
+        expect(why).to_have_text("no answer within 1 s")
+        expect(think).to_be_visible()
+        think.click()
+        expect(why).to_have_text(re.compile(r"thinking… \d+ s, [\d,]+ positions"), timeout=10_000)
+        expect(think).to_be_disabled()
+        notebook.widget.locator('button[data-action="stop"]').click()
+        expect(notebook.message()).to_contain_text("Thinking stopped after")
+        assert notebook.kernel.eval("widget.wait(30)") is True
+        assert history(notebook) == []
+    finally:
+        box.uncheck()
+        notebook.kernel.run("widget.stop(); widget.winnable_time = 3.0")
+
+
+def test_winnable_reads_won_once_the_game_is_won(notebook: Notebook) -> None:
+    from .test_browser import WIN_8
+
+    fresh_game(notebook, seed=8)
+    box = notebook.widget.locator("label.mw-check", has_text="Winnable?").locator("input")
+    box.check()
+    try:
+        notebook.kernel.run(f"widget.replay({WIN_8.split()!r}, delay=0)")
+        expect(notebook.widget.locator(".mw-verdict")).to_have_text("won ✓", timeout=20_000)
+        expect(notebook.widget.locator('[data-role="verdict-why"]')).to_have_text(
+            "all cards are home"
+        )
+    finally:
+        box.uncheck()
+        assert notebook.kernel.eval("widget.wait(30)") is True
