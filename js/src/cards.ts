@@ -22,7 +22,13 @@ export interface CardCode {
   suit: Suit;
 }
 
+/** What a card code may be: a rank (A, 2-10, J, Q, K) and a suit (C, S, H, D). */
+const CODE = /^(?:[A2-9JQK]|10)[CSHD]$/;
+
+/** A card code's rank and suit; anything else (never sent by Python) becomes a blank card,
+ * so no other text ever reaches the card's HTML. */
 export function parseCode(code: string): CardCode {
+  if (!CODE.test(code)) return { rank: "?", suit: "S" };
   return { rank: code.slice(0, -1), suit: code.slice(-1) as Suit };
 }
 
@@ -45,6 +51,7 @@ function centre(rank: string): string {
   }
   const n = rankValue(rank);
   if (n === 1) return SUIT(" mw-ace");
+  if (!PIPS[n]) return ""; // not a card: a blank face
   const pips = PIPS[n]
     .map(([x, y, flip]) => SUIT(` mw-pip${flip ? " mw-flip" : ""}`, `left:${x}%;top:${((y - 10) * 1.25).toFixed(1)}%`))
     .join("");
@@ -56,10 +63,10 @@ const cache = new Map<string, string>();
 /** Inner HTML of a face-up card (cached). A covered card (`full` false) shows only its
  * index strip, which keeps a 104-card layout light to build and to lay out. */
 export function cardHTML(code: string, full = true): string {
-  const key = full ? code : `${code}-`;
+  const { rank, suit } = parseCode(code);
+  const key = full ? `${rank}${suit}` : `${rank}${suit}-`;
   let html = cache.get(key);
   if (html === undefined) {
-    const { rank } = parseCode(code);
     const index = `<b>${rank}</b>${SUIT()}`;
     html = `<span class="mw-idx mw-tl">${index}</span>${SUIT(" mw-corner-suit")}`;
     if (full) html += centre(rank) + `<span class="mw-idx mw-br">${index}</span>`;

@@ -9,9 +9,11 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.lines import WIN_8
+
 from .conftest import Notebook
 from .gestures import BACKGROUND, luminance, rgb
-from .test_browser import WIN_8, fresh_game, set_theme
+from .test_browser import fresh_game, set_theme
 
 # Every visible element of the widget whose box leaves the widget's box (1 px of slack).
 OVERFLOWING = """root => {

@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.lines import WIN_8
+
 from .conftest import Notebook
 from .gestures import (
     RECORD_ANIMATIONS,
@@ -271,7 +273,8 @@ def test_after_a_keyboard_move_the_focus_follows_the_card(notebook: Notebook) ->
 
 # ------------------------------------------------------------------ a whole game by hand
 PLAN = """
-from milligan_widget import Game as _Game, Move as _Move, view as _views
+from milligan_widget import Game as _Game, Move as _Move
+from milligan_widget.widget import view as _views
 _reference = _Game.new({seed})
 
 def _plan(text):
@@ -311,8 +314,6 @@ def _gesture(nb: Notebook, plan: dict[str, Any], turn: int) -> str:
 def test_a_whole_game_won_by_real_mouse_gestures(notebook: Notebook) -> None:
     """Deal 8 from the deal to the celebration, every move by the mouse (drags, click-click,
     double-clicks, reserve moves too), the kernel's game checked after each one."""
-    from .test_browser import WIN_8
-
     fresh_game(notebook, seed=8)
     notebook.kernel.run(PLAN.format(seed=8))
     gestures: set[str] = set()
@@ -333,8 +334,6 @@ def test_a_whole_game_won_by_real_mouse_gestures(notebook: Notebook) -> None:
 # ------------------------------------------------------------------ nothing is lost
 def test_restart_and_new_game_can_be_taken_back(notebook: Notebook) -> None:
     fresh_game(notebook, seed=8)
-    from .test_browser import WIN_8
-
     line = WIN_8.split()[:12]
     notebook.kernel.run(f"widget.replay({line!r}, delay=0)")
     expect(notebook.stat("moves")).to_have_text("12")
@@ -391,8 +390,6 @@ def test_winnable_says_why_and_think_longer_shows_progress_and_stops(notebook: N
 
 
 def test_winnable_reads_won_once_the_game_is_won(notebook: Notebook) -> None:
-    from .test_browser import WIN_8
-
     fresh_game(notebook, seed=8)
     box = notebook.widget.locator("label.mw-check", has_text="Winnable?").locator("input")
     box.check()

@@ -1,0 +1,20 @@
+"""The Jupyter widget: a thin view on the engine, in rooms of its own.
+
+- :mod:`.wire`: :class:`MilliganWidget`, the anywidget (traits, the bundle, the public API);
+- :mod:`.requests`: what the front end may ask, parsed and checked in one place;
+- :mod:`.modes`: play, a lesson and the replay viewer, and what each allows;
+- :mod:`.assistant`: the solver's background work (hints, "still winnable?", Think longer,
+  the solution playing back, the winning line remembered);
+- :mod:`.view`: the engine's position as the small view the front end draws
+  (``js/src/types.ts`` mirrors it).
+
+>>> from milligan_widget import MilliganWidget
+>>> MilliganWidget(seed=27).game.seed
+27
+"""
+
+from milligan_widget.widget.modes import ModeError
+from milligan_widget.widget.requests import RequestError
+from milligan_widget.widget.wire import MAX_SET_ASIDE, MilliganWidget, sentence
+
+__all__ = ["MAX_SET_ASIDE", "MilliganWidget", "ModeError", "RequestError", "sentence"]

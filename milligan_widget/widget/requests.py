@@ -1,0 +1,180 @@
+"""What the front end may ask for, parsed and checked in one place, before anything changes.
+
+Each front-end message is one request: ``{"type": "move", "source": "t3", "target": "t5",
+"count": 1}`` and so on (``js/src/types.ts``, ``Request``). :func:`parse` turns it into a
+:class:`Request` or refuses it: :class:`RequestError` for a message our front end never
+sends (the widget answers "Request refused: …"), :class:`MoveRefused` or a ``ValueError``
+in a player's words for what a player can do (a drop on the stock, a bad deal number).
+
+>>> from milligan_widget import Game
+>>> parse({"type": "move", "source": "t3", "target": "t5", "count": 1}, Game.new(1)).move
+Move('3>5')
+>>> parse({"type": "move", "source": "t3", "target": "stock"}, Game.new(1))
+Traceback (most recent call last):
+...
+milligan_widget.widget.requests.MoveRefused: Cards cannot go back to the stock.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from milligan_widget import PRESETS, Game, Move
+
+MAX_SEED = 10**20 - 1
+REQUEST_TYPES = (
+    "move", "deal", "undo", "redo", "hint", "auto", "restart", "new",  # playing
+    "next", "previous", "goto_step",  # lesson mode: the next or previous step, or step i
+    "seek",  # replay viewer: show the position after ``ply`` moves
+    "close",  # leave the lesson or the replay viewer
+    "solution", "stop",  # play the solver's solution back; stop it (or Think longer)
+    "think",  # Think longer: give the solver more time for the position on show
+    "winnable",  # the "still winnable?" indicator on or off ({"on": true})
+)  # fmt: skip
+
+
+def _request_type(content: Any) -> str:
+    if not isinstance(content, dict):
+        raise RequestError("expected an object")
+    kind = content.get("type")
+    if kind not in REQUEST_TYPES:
+        raise RequestError(f"unknown request type {str(kind)[:40]!r}")
+    return kind
+
+
+def _pile_names(game: Game) -> frozenset[str]:
+    """Every pile a request may name in this game (``f``/``c``: any fitting one)."""
+    names = {f"t{i + 1}" for i in range(len(game.tableau))}
+    names |= {f"f{i + 1}" for i in range(len(game.foundations))} | {"f"}
+    if game.cells:
+        names |= {f"c{i + 1}" for i in range(len(game.cells))} | {"c"}
+    if game.rules.reserve != "none":
+        names.add("reserve")
+    return frozenset(names)
+
+
+def _valid_pile(name: Any, role: str) -> str:
+    if not isinstance(name, str) or len(name) > 8:
+        raise RequestError(f"the {role} must be a pile name such as 't3'")
+    return name
+
+
+def _parse_move_request(content: dict[str, Any], game: Game) -> Move:
+    source = _valid_pile(content.get("source"), "source")
+    target = _valid_pile(content.get("target"), "target")
+    count = content.get("count", 1)
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 104:
+        raise RequestError("count must be a whole number of cards from 1 to 104")
+    piles = _pile_names(game)
+    if source not in piles - {"f", "c"}:
+        _refuse_pile(game, source, "source")
+    if target not in piles:
+        _refuse_pile(game, target, "target")
+    if source == target:
+        raise MoveRefused("A card cannot move onto its own pile.")
+    return Move(source, target, count)
+
+
+class MoveRefused(ValueError):
+    """A move request our front end can send (a drop on the stock, or on a pile of another
+    variant left on the page) that names no pile of this game: refused in a player's words."""
+
+
+_NUMBERED_PILE = re.compile(r"([tfc])([1-9][0-9]?)")
+_PILE_KINDS = {"t": "column", "f": "foundation", "c": "free cell"}
+
+
+def _refuse_pile(game: Game, name: str, role: str) -> None:
+    """Refuse ``name``, a pile this game does not have: in a player's words when the front
+    end can send it, else as a malformed request."""
+    numbered = _NUMBERED_PILE.fullmatch(name)
+    if name == "stock" and role == "target":
+        raise MoveRefused("Cards cannot go back to the stock.")
+    if name == "reserve":
+        raise MoveRefused("This game has no reserve.")
+    if (name == "c" and role == "target") or (numbered and numbered[1] == "c" and not game.cells):
+        raise MoveRefused("This game has no free cells.")
+    if numbered:
+        kind = _PILE_KINDS[numbered[1]]
+        count = {"t": len(game.tableau), "f": len(game.foundations), "c": len(game.cells)}
+        have = count[numbered[1]]
+        raise MoveRefused(f"There is no {kind} {numbered[2]}: this game has {have} {kind}s.")
+    raise RequestError(f"there is no pile {name!r} in this game")
+
+
+def _parse_on(content: dict[str, Any]) -> bool:
+    on = content.get("on")
+    if not isinstance(on, bool):
+        raise RequestError("'on' must be true or false")
+    return on
+
+
+def _parse_ply(value: Any, count: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= count:
+        raise RequestError(f"ply must be a whole number from 0 to {count}")
+    return value
+
+
+def _parse_index(value: Any, count: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < count:
+        raise RequestError(f"index must be a whole number from 0 to {count - 1}")
+    return value
+
+
+def _parse_seed(value: Any) -> int | None:
+    """The deal number a player typed (None: a random deal); a ValueError in their words."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 20:
+        value = int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SEED:
+        shown = str(value)[:24]
+        raise ValueError(
+            f"“{shown}” is not a deal number: type a whole number from 1 to {MAX_SEED:,}, "
+            "or leave the box empty for a random deal."
+        )
+    return value
+
+
+def _parse_rules(value: Any) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or value not in PRESETS:
+        raise RequestError(f"unknown rules preset {str(value)[:40]!r}")
+    return value
+
+
+class RequestError(ValueError):
+    """A request from the front end that is not well formed."""
+
+
+@dataclass(frozen=True)
+class Request:
+    """One checked request: its ``kind`` and the values that kind carries."""
+
+    kind: str
+    move: Move | None = None  # "move"
+    seed: int | None = None  # "new": None for a random deal
+    rules: str | None = None  # "new": None for the same rules
+    on: bool = False  # "winnable"
+    number: int = 0  # "seek": the ply; "goto_step": the step's index
+
+
+def parse(content: Any, game: Game, replay_moves: int = 0, lesson_steps: int = 0) -> Request:
+    """Check ``content`` against ``game`` (and the replay's moves or the lesson's steps on
+    show) and return the :class:`Request`; raise before anything is changed."""
+    kind = _request_type(content)
+    if kind == "move":
+        return Request(kind, move=_parse_move_request(content, game))
+    if kind == "new":
+        seed, rules = _parse_seed(content.get("seed")), _parse_rules(content.get("rules"))
+        return Request(kind, seed=seed, rules=rules)
+    if kind == "winnable":
+        return Request(kind, on=_parse_on(content))
+    if kind == "seek":
+        return Request(kind, number=_parse_ply(content.get("ply"), replay_moves))
+    if kind == "goto_step":
+        return Request(kind, number=_parse_index(content.get("index"), lesson_steps))
+    return Request(kind)
