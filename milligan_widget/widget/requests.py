@@ -8,7 +8,7 @@ in a player's words for what a player can do (a drop on the stock, a bad deal nu
 
 >>> from milligan_widget import Game
 >>> parse({"type": "move", "source": "t3", "target": "t5", "count": 1}, Game.new(1)).move
-Move('3>5')
+Move('3:1>5')
 >>> parse({"type": "move", "source": "t3", "target": "stock"}, Game.new(1))
 Traceback (most recent call last):
 ...

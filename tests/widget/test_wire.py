@@ -10,6 +10,8 @@ import subprocess
 import sys
 from typing import Any
 
+import pytest
+
 from milligan_widget import PRESETS, Game
 from milligan_widget.widget import MilliganWidget
 from tests.widget.simulate import Browser
@@ -92,3 +94,15 @@ def _full_deck() -> list[Any]:
 
     ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
     return [Card.parse(r + s) for _ in range(2) for s in "CSHD" for r in ranks]
+
+
+@pytest.mark.parametrize(
+    "module", ["widget", "widget.requests", "widget.modes", "widget.lock", "widget.words",
+               "widget.assistant"],
+)  # fmt: skip
+def test_the_widget_modules_docstring_examples(module: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(f"milligan_widget.{module}"))
+    assert result.failed == 0 and result.attempted > 0
