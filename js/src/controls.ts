@@ -17,6 +17,9 @@ const KEYS_HELP =
 
 type Send = (req: Request) => void;
 
+/** The toolbar's buttons that the view's `actions` enable. */
+const TOOLBAR_ACTIONS = ["new", "undo", "redo", "deal", "restart", "hint", "auto", "solution"];
+
 /** What the "still winnable?" indicator says for each state. */
 const VERDICTS: Record<string, string> = {
   checking: "checking…",
@@ -311,22 +314,14 @@ export class Controls {
       const text = name === "foundations" ? `${value}/${this.total}` : String(value);
       if (node.textContent !== text) node.textContent = text;
     }
-    // A lesson has no New game, Redo or Auto; the replay viewer steps with its own controls.
+    // Python says which actions do something now (modes.actions): nothing is derived here.
     const play = view.mode === "play";
-    const lesson = view.mode === "lesson";
-    const moving = play || lesson;
-    this.enable("new", play);
-    this.seed.disabled = this.preset.disabled = !play;
-    this.enable("undo", moving && view.can_undo);
-    this.enable("redo", play && view.can_redo);
-    this.enable("deal", moving && view.can_deal);
-    this.enable("restart", moving && (view.stats.moves > 0 || view.can_redo));
-    this.enable("hint", moving && view.status === "playing");
-    this.enable("auto", play);
-    this.enable("solution", play && view.status === "playing" && view.busy !== "solution");
+    const can = new Set(view.actions);
+    for (const action of TOOLBAR_ACTIONS) this.enable(action, can.has(action));
+    this.seed.disabled = this.preset.disabled = !can.has("new");
+    this.winnableBox.disabled = !can.has("winnable");
     this.busy = view.busy;
     this.enableSolverTools();
-    this.winnableBox.disabled = !play;
     this.settleSeedBox(view);
     this.renderGameName(view);
     this.message.textContent = view.message;

@@ -96,6 +96,8 @@ export interface GameView {
   mode: Mode;
   /** What Stop stops: the solver's solution playing back, or Think longer. */
   busy: "solution" | "think" | null;
+  /** The toolbar's actions that do something now (milligan_widget/widget/modes.py). */
+  actions: string[];
   lesson?: LessonView;
   replay?: ReplayView;
 }

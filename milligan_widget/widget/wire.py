@@ -781,6 +781,7 @@ class MilliganWidget(SolverAssistant, anywidget.AnyWidget):
         elif self._replay is not None:
             new_view["replay"] = {"ply": len(game.history), "count": len(self._replay)}
             new_view["targets"] = {}  # a replay is watched, not played
+        new_view["actions"] = modes.actions(mode, new_view)
         rules_changed = rules_changed or game.rules != self._shown_rules
         with self.hold_sync():
             if rules_changed:

@@ -235,3 +235,17 @@ def test_the_animated_replay_keeps_the_comments(tmp_path) -> None:
     assert widget.view["message"].endswith("— a second row")
     widget.save(tmp_path / "again.json")
     assert Game.load(tmp_path / "again.json").comments == saved.comments
+
+
+def test_the_view_says_which_toolbar_actions_do_something_in_each_mode() -> None:
+    widget = MilliganWidget(seed=8)
+    assert widget.view["actions"] == ["new", "deal", "hint", "auto", "solution", "winnable"]
+    widget.play("d")
+    assert {"undo", "restart"} <= set(widget.view["actions"])
+    widget.undo()
+    assert "redo" in widget.view["actions"]
+    widget.show_replay()
+    assert widget.view["actions"] == []
+    lesson, _ = _lesson_widget()
+    assert set(lesson.view["actions"]) <= {"undo", "deal", "restart", "hint"}
+    assert "hint" in lesson.view["actions"] and "new" not in lesson.view["actions"]
