@@ -6,17 +6,32 @@
 Prints per rules: share won, proven unwinnable and unknown, median seconds, positions
 expanded per second, and the median length of the solutions. Results go to a CSV that a
 second run resumes (delete it for fresh figures).
+
+Side by side with another version of the solver (issue 14), the same deals, interleaved
+deal by deal so that both share the machine alike:
+
+    git show HEAD:milligan_widget/solver.py > /tmp/old_solver.py
+    python benchmarks/solver.py --against /tmp/old_solver.py --rules classic,millie \\
+        --deals 1..60 --time-limits 2,10 --out solver-compare.csv
+
+prints for each solver, rules and limit the share decided, the median time to a win (on the
+deals both won, and on the deals each won at every limit) and positions/s.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import importlib.util
 import statistics
+import sys
 from concurrent.futures import ProcessPoolExecutor
+from functools import cache
 from pathlib import Path
 
 from milligan_widget.study import parse_deals, run_study
+
+COMPARE_FIELDS = ("solver", "rules", "deal", "limit", "status", "seconds", "nodes", "moves")
 
 
 def figures(rows: list[dict]) -> str:
@@ -33,6 +48,123 @@ def figures(rows: list[dict]) -> str:
     )
 
 
+@cache
+def _solver(path: str):
+    """The ``solve`` of the solver module at ``path`` ("new": the installed one)."""
+    if path == "new":
+        from milligan_widget.solver import solve
+
+        return solve
+    import milligan_widget  # noqa: F401  (the old module's relative imports resolve in it)
+
+    spec = importlib.util.spec_from_file_location("milligan_widget._compared_solver", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module.solve
+
+
+def compare_one(solver: str, path: str, rules: str, deal: int, limit: float) -> dict:
+    from milligan_widget import Game
+
+    result = _solver(path)(Game.new(deal, rules), time_limit=limit)
+    return {
+        "solver": solver,
+        "rules": rules,
+        "deal": deal,
+        "limit": limit,
+        "status": result.status,
+        "seconds": round(result.seconds, 3),
+        "nodes": result.nodes,
+        "moves": len(result.moves),
+    }
+
+
+def _median(table: dict, solver: str, limit: float, deals) -> str:
+    seconds = [float(table[solver, limit, d]["seconds"]) for d in deals]
+    return f"{statistics.median(seconds):5.2f}s" if seconds else "   - "
+
+
+def _won(table: dict, solver: str, limit: float) -> set[int]:
+    return {
+        d
+        for (s, t, d), r in table.items()
+        if (s, t) == (solver, limit) and r["status"] == "winnable"
+    }
+
+
+def compare_figures(rows: list[dict], rules: str, limits: list[float]) -> list[str]:
+    """Per limit and solver: decided, won, median seconds to a win (on the deals it won and
+    on the deals both solvers won), positions/s; then per solver the median time to a win on
+    the deals it won at every limit, limit by limit."""
+    table = {
+        (r["solver"], float(r["limit"]), int(r["deal"])): r for r in rows if r["rules"] == rules
+    }
+    pairs = {(s, t) for s, t, _ in table}
+    complete = {d for d in {d for *_, d in table} if all((*p, d) in table for p in pairs)}
+    table = {key: r for key, r in table.items() if key[2] in complete}  # an interrupted run
+    solvers = sorted({key[0] for key in table}, reverse=True)  # "old" first
+    lines = []
+    for limit in limits:
+        deals = sorted({d for s, t, d in table if t == limit})
+        both = set.intersection(*(_won(table, s, limit) for s in solvers))
+        for s in solvers:
+            mine = [table[s, limit, d] for d in deals]
+            decided = sum(r["status"] != "unknown" for r in mine)
+            rate = sum(int(r["nodes"]) for r in mine) / sum(float(r["seconds"]) for r in mine)
+            won = _won(table, s, limit)
+            lines.append(
+                f"{rules:8s} {limit:4g}s {s}: decided {decided:3d}/{len(deals)} (won {len(won):3d})"
+                f"  median to a win {_median(table, s, limit, won)}"
+                f" (on the {len(both)} both won: {_median(table, s, limit, both)})"
+                f"  {rate:7,.0f} positions/s"
+            )
+    for s in solvers:
+        always = set.intersection(*(_won(table, s, limit) for limit in limits))
+        medians = "  ".join(f"{t:g}s {_median(table, s, t, always)}" for t in limits)
+        lines.append(
+            f"{rules:8s} {s}: median to a win on the {len(always)} won at every limit: {medians}"
+        )
+    return lines
+
+
+def compare(args: argparse.Namespace) -> None:
+    limits = [float(x) for x in args.time_limits.split(",")]
+    rules_list = args.rules.split(",")
+    done = set()
+    if args.out.exists():
+        with args.out.open(newline="") as handle:
+            done = {
+                (r["solver"], r["rules"], int(r["deal"]), float(r["limit"]))
+                for r in csv.DictReader(handle)
+            }
+    tasks = [
+        (solver, path, rules, deal, limit)
+        for deal in args.deals
+        for rules in rules_list
+        for limit in limits
+        for solver, path in (("old", str(args.against)), ("new", "new"))
+        if (solver, rules, deal, limit) not in done
+    ]
+    new_file = not args.out.exists()
+    with ProcessPoolExecutor(args.workers) as pool, args.out.open("a", newline="") as handle:
+        writer = csv.DictWriter(handle, COMPARE_FIELDS)
+        if new_file:
+            writer.writeheader()
+        for row in pool.map(compare_one, *zip(*tasks, strict=True)) if tasks else ():
+            writer.writerow(row)
+            handle.flush()
+    with args.out.open(newline="") as handle:
+        wanted = set(args.deals)
+        rows = [
+            r
+            for r in csv.DictReader(handle)
+            if int(r["deal"]) in wanted and float(r["limit"]) in limits
+        ]
+    for rules in rules_list:
+        print("\n".join(compare_figures(rows, rules, limits)), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="classic,single-card,millie")
@@ -40,7 +172,12 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path, default=Path("solver-bench.csv"))
+    parser.add_argument("--against", type=Path, help="another solver.py to compare side by side")
+    parser.add_argument("--time-limits", default="2,10", help="with --against: limits to try")
     args = parser.parse_args()
+    if args.against:
+        compare(args)
+        return
     with ProcessPoolExecutor(args.workers) as pool:
         for rules in args.rules.split(","):
             run_study(rules, args.deals, args.time_limit, pool, args.out, progress=False)

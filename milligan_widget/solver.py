@@ -7,8 +7,13 @@ ran out first.
 
 How it searches. Almost all of the work lies after the last deal, where weaving opens and the
 space of positions is large; a plain depth-first search commits to the first line of deals
-and drowns in that line's endgame. So a few runs in different styles share the budget, one
-after the other (:data:`PORTFOLIO`):
+and drowns in that line's endgame. So a few runs in different styles (:data:`PORTFOLIO`) take
+turns, each resumed where it paused: round ``r`` gives each run ``TURN * weight * 2**r``
+positions (the growth stops at :data:`MAX_GROWTH`), the depth-first run first. An easy deal
+is won in its first turn, and a deal one style wins is won after about the same time whatever
+the time limit, as no run waits for another's share of it to run out. A run is a generator
+that pauses at the end of its turn (no threads: it runs in Pyodide too), and the turns are
+counted in positions, so a solve searches the same way whatever its time limit. The styles:
 
 - Depth first over the positions before the last deal (column order matters there: each deal
   lands on given columns), and every endgame it reaches searched best-first (fewest cards
@@ -36,12 +41,12 @@ empty one after the stock is gone.
 
 from __future__ import annotations
 
-import contextlib
 import heapq
+import math
 import random
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .deadlock import applies as trap_test_applies
@@ -64,6 +69,8 @@ MAX_DEPTH = 2000  # moves before the last deal in one line of the depth-first se
 TRAP_ROWS = 4  # the trapped-card test runs once this few rows are left to deal (it is slow),
 TRAP_PAYS = 20  # and, after TRAP_PAYS tries with so many rows left, while 1 in TRAP_PAYS is trapped
 PROGRESS_EVERY = 1024  # positions between two calls of solve()'s progress callback
+TURN = 512  # positions in a run's first turn, per unit of its style's weight,
+MAX_GROWTH = 8  # doubled each round up to this many times that
 _WIN, _LOST, _OPEN = "win", "lost", "open"
 
 
@@ -94,7 +101,7 @@ class _Style:
     deal_score: int = -100  # dealing last (-100) or between the other moves
     shuffle: int | None = None  # a seed for random tie-breaks
     break_weights: tuple[int, ...] = ()  # a layered beam search with these weights (_Beam)
-    weight: float = 1.0  # its share of the budget, relative to the runs after it
+    weight: float = 1.0  # its share of each round of turns (see TURN)
 
 
 PORTFOLIO = (
@@ -106,26 +113,48 @@ PORTFOLIO = (
 )
 
 
-class _Search:
-    """One solving run on a private copy of the game."""
-
-    growth = 2
+class _Clock:
+    """What the runs of one solve share besides the lost positions: the positions expanded by
+    all of them, the limits, ``stop`` and ``progress``."""
 
     def __init__(
         self,
-        game: Game,
-        time_limit: float,
-        node_limit: float,
-        style: _Style,
-        lost: set,
+        time_limit: float = math.inf,
+        node_limit: float | None = None,
         stop: Callable[[], bool] | None = None,
-        progress: Callable[[int], None] | None = None,
+        progress: Callable[[int, float], None] | None = None,
     ) -> None:
+        self.start = time.perf_counter()
+        self.deadline = self.start + time_limit
+        self.node_limit = math.inf if node_limit is None else node_limit
+        self.stop, self.progress = stop, progress
+        self.nodes = 0
+
+    def checkpoint(self) -> bool:
+        """Every 256 positions: is the time up or the solve stopped? Every 1024, progress is
+        reported too (:data:`PROGRESS_EVERY`)."""
+        now = time.perf_counter()
+        if self.progress is not None and self.nodes % PROGRESS_EVERY == 0:
+            self.progress(self.nodes, now - self.start)
+        return now > self.deadline or (self.stop is not None and self.stop())
+
+
+Steps = Generator[None, None, bool]  # a run's search: it pauses (yields) at the end of a turn
+
+
+class _Search:
+    """One solving run on a private copy of the game.
+
+    :meth:`run` is a generator that pauses at the end of each turn (when the run has expanded
+    ``turn_end`` positions) and returns True if won (the moves in ``path``), False if proven
+    lost; :class:`_OutOfBudget` comes out of it when the shared ``clock`` runs out."""
+
+    growth = 2
+
+    def __init__(self, game: Game, style: _Style, lost: set, clock: _Clock | None = None) -> None:
         self.game = game.copy(history=False)
-        self.stop = stop
-        self.progress = progress
-        self.deadline = time.perf_counter() + time_limit
-        self.node_limit = node_limit
+        self.clock = _Clock() if clock is None else clock
+        self.turn_end = math.inf
         self.style = style
         self.noise = random.Random(style.shuffle).random if style.shuffle is not None else None
         self.nodes = 0
@@ -233,17 +262,14 @@ class _Search:
         self.free.add(key)
         return False
 
-    def tick(self) -> None:
+    def tick(self) -> bool:
+        """Count a position expanded; true when this run's turn is over (the caller yields)."""
         self.nodes += 1
-        if self.nodes > self.node_limit or (self.nodes & 255 == 0 and self.checkpoint()):
+        clock = self.clock
+        clock.nodes += 1
+        if clock.nodes > clock.node_limit or (clock.nodes & 255 == 0 and clock.checkpoint()):
             raise _OutOfBudget
-
-    def checkpoint(self) -> bool:
-        """Every 256 positions: is the time up or the solve stopped? Every 1024, progress is
-        reported too (:data:`PROGRESS_EVERY`)."""
-        if self.progress is not None and self.nodes % PROGRESS_EVERY == 0:
-            self.progress(self.nodes)
-        return time.perf_counter() > self.deadline or (self.stop is not None and self.stop())
+        return self.nodes >= self.turn_end
 
     # -- moves --------------------------------------------------------------------------
 
@@ -327,54 +353,75 @@ class _Search:
 
     # -- the search ---------------------------------------------------------------------
 
-    def run(self) -> bool:
-        """Rounds of the staged search with a growing endgame budget; True if won, False if
-        proven lost, :class:`_OutOfBudget` if the time or node limit comes first."""
+    def run(self) -> Steps:
+        """Rounds of the staged search with a growing endgame budget: True if won, False if
+        proven lost (a round without an open endgame)."""
         self.budget = self.style.first_budget
         while True:
             self.rounds += 1
             self.seen = set()
             self.open_endgames = 0
-            if self.before_last_deal() == _WIN:
+            if (yield from self.before_last_deal()) == _WIN:
                 return True
             if self.open_endgames == 0:
                 return False
             self.budget *= self.growth
 
-    def before_last_deal(self, depth: int = 0, dealt: bool = True) -> str:
+    def before_last_deal(self) -> Generator[None, None, str]:
+        """Depth first over the deal timing, from the position on the board; each endgame
+        reached is searched best-first. ``line`` holds a frame for each position on the way
+        down: [auto moves played on arrival, the moves left to try, the move being tried]."""
         g = self.game
-        if depth > MAX_DEPTH:  # a very long line: leave it open rather than recurse on
+        line: list[list] = []
+        outcome = yield from self.arrive(line, True)
+        while line:
+            frame = line[-1]
+            if frame[2] is not None:  # back from the move being tried
+                if outcome == _WIN:
+                    self.path[:0] = [m for f in line for m in (*(p for p, _ in f[0]), f[2][0])]
+                    return _WIN
+                g._unapply(frame[2][1])
+            frame[2] = next(frame[1], None)
+            if frame[2] is None:  # every move tried: back up
+                line.pop()
+                self.undo_all(frame[0])
+                outcome = _LOST
+                continue
+            g._apply(frame[2][1])
+            outcome = yield from self.arrive(line, frame[2][1][0] == DEAL_ROW)
+        return outcome
+
+    def arrive(self, line: list[list], dealt: bool) -> Generator[None, None, str | None]:
+        """Play the auto moves at a new position on the line and judge it: won, lost (seen,
+        known lost or trapped), an endgame (searched), or None: a frame for it is pushed on
+        ``line`` and the search goes on down. What is judged is left as it was found."""
+        g = self.game
+        if len(line) > MAX_DEPTH:  # a very long line: leave it open rather than go on
             self.open_endgames += 1
             return _OPEN
         played = self.auto_moves()
-        try:
-            if self.won():
-                self.path[:0] = [m for m, _ in played]
-                return _WIN
-            key = self.key()
-            if key in self.seen or key in self.lost:
-                return _LOST
+        if self.won():
+            self.path[:0] = [m for m, _ in played]
+            return _WIN
+        key = self.key()
+        if key in self.seen or key in self.lost:
+            outcome = _LOST
+        else:
             self.seen.add(key)
             if dealt and self.trapped(key):
-                return _LOST
-            if g._pos >= len(g._deck):
-                result = self.endgame(key)
+                outcome = _LOST
+            elif g._pos >= len(g._deck):
+                outcome = yield from self.endgame(key)
             else:
-                self.tick()
-                result = _LOST
-                for move, action in self.ordered_moves():
-                    g._apply(action)
-                    below = self.before_last_deal(depth + 1, action[0] == DEAL_ROW)
-                    g._unapply(action)
-                    if below == _WIN:
-                        self.path[:0] = [move]
-                        result = _WIN
-                        break
-            if result == _WIN:
-                self.path[:0] = [m for m, _ in played]
-            return result
-        finally:
+                if self.tick():
+                    yield
+                line.append([played, iter(self.ordered_moves()), None])
+                return None
+        if outcome == _WIN:
+            self.path[:0] = [m for m, _ in played]
+        else:
             self.undo_all(played)
+        return outcome
 
     def children(self, node: tuple, parents: dict) -> Iterator[tuple]:
         """Play each move worth trying from ``node`` but a deal, with its auto moves; for
@@ -394,7 +441,7 @@ class _Search:
             self.undo_all(played)
             g._unapply(action)
 
-    def endgame(self, entry: tuple) -> str:
+    def endgame(self, entry: tuple) -> Generator[None, None, str]:
         """Best-first search from an endgame entry with ``self.budget`` nodes."""
         self.endgames += 1
         start = self.snapshot()
@@ -409,7 +456,8 @@ class _Search:
                     return _OPEN
                 _, _, node, snap = heapq.heappop(heap)
                 self.load(snap)
-                self.tick()
+                if self.tick():
+                    yield
                 for child in self.children(node, parents):
                     if self.won():
                         self.path[:0] = _path_to(parents, child)
@@ -437,7 +485,7 @@ class _Beam(_Search):
     width and the budgets.
     """
 
-    def run(self) -> bool:
+    def run(self) -> Steps:
         width = self.style.first_budget
         start = self.snapshot()
         while True:
@@ -445,7 +493,7 @@ class _Beam(_Search):
             self.budget = 64 * width
             for weight in self.style.break_weights:
                 self.break_weight, self.complete = weight, True
-                if self.sweep(width):
+                if (yield from self.sweep(width)):
                     return True
                 if self.complete:  # nothing was cut: every line was searched to its end
                     return False
@@ -467,7 +515,7 @@ class _Beam(_Search):
                 below = card
         return self.endgame_rank() + self.break_weight * breaks
 
-    def sweep(self, width: int) -> bool:
+    def sweep(self, width: int) -> Steps:
         g = self.game
         played = [m for m, _ in self.auto_moves()]
         root = self.key()
@@ -477,13 +525,13 @@ class _Beam(_Search):
             dealt: dict = {}
             for key, snap in layer:
                 self.load(snap)
-                self.spread(key, parents, dealt, self.spread_limit(width))
+                yield from self.spread(key, parents, dealt, self.spread_limit(width))
             layer = self.best_live(dealt, width)
             if layer:
                 self.load(layer[0][1])
         for key, snap in layer:
             self.load(snap)
-            outcome = _WIN if self.won() else self.endgame(key)
+            outcome = _WIN if self.won() else (yield from self.endgame(key))
             if outcome == _WIN:
                 self.path[:0] = played + _path_to(parents, key)
                 return True
@@ -504,7 +552,9 @@ class _Beam(_Search):
             self.complete = False
         return layer
 
-    def spread(self, seed: tuple, parents: dict, dealt: dict, limit: int) -> None:
+    def spread(
+        self, seed: tuple, parents: dict, dealt: dict, limit: int
+    ) -> Generator[None, None, None]:
         """Best-first over the moves that do not deal, from ``seed``; every position reached
         deals the next row into ``dealt`` (key -> (rank, key, snapshot))."""
         heap = [(0, 0, seed, self.snapshot())]
@@ -513,7 +563,8 @@ class _Beam(_Search):
             limit -= 1
             _, _, node, snap = heapq.heappop(heap)
             self.load(snap)
-            self.tick()
+            if self.tick():
+                yield
             self.deal_into(node, parents, dealt)
             for child in self.children(node, parents):
                 pushed += 1
@@ -586,53 +637,63 @@ def solve(
     order), ``unwinnable`` (proven: nothing is left unsearched), or ``unknown`` when
     ``time_limit`` seconds or ``node_limit`` expanded positions are spent, or when ``stop()``
     returns true (it is asked every few hundred positions: a thread's way to cancel). The
-    budget is shared by a few runs that order the search differently; what one run proves
-    lost, the others skip. ``progress(positions, seconds)``, if given, is called every
-    :data:`PROGRESS_EVERY` positions with the positions expanded and the seconds spent so far
-    (from the solver's thread: keep it quick).
+    budget is shared by a few runs that order the search differently and take turns; what one
+    run proves lost, the others skip. ``progress(positions, seconds)``, if given, is called
+    every :data:`PROGRESS_EVERY` positions with the positions expanded and the seconds spent
+    so far (from the solver's thread: keep it quick).
     """
-    start = time.perf_counter()
-    recursion = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(recursion, 4 * MAX_DEPTH))
-    try:
-        return _solve(game, time_limit, node_limit, stop, start, progress)
-    finally:
-        sys.setrecursionlimit(recursion)
-
-
-def _reporter(
-    progress: Callable[[int, float], None] | None, done: int, start: float
-) -> Callable[[int], None] | None:
-    """One run's progress callback: its positions added to the ``done`` of the runs before."""
-    if progress is None:
-        return None
-    return lambda nodes: progress(done + nodes, time.perf_counter() - start)
-
-
-def _solve(
-    game: Game, time_limit: float, node_limit: int | None, stop, start: float, progress=None
-) -> SolveResult:
-    lost: set = set()
-    nodes, rounds, endgames = 0, 0, 0
-    status, path = UNKNOWN, []
-    for i, style in enumerate(PORTFOLIO):
-        share = style.weight / sum(later.weight for later in PORTFOLIO[i:])
-        seconds = (time_limit - (time.perf_counter() - start)) * share
-        allowed = (node_limit - nodes) * share if node_limit is not None else float("inf")
-        kind = _Beam if style.break_weights else _Search
-        search = kind(game, seconds, allowed, style, lost, stop, _reporter(progress, nodes, start))
-        with contextlib.suppress(_OutOfBudget):
-            status = WINNABLE if search.run() else UNWINNABLE
-        nodes, rounds = nodes + search.nodes, rounds + search.rounds
-        endgames += search.endgames
-        if status != UNKNOWN:
-            path = search.path
-            break
-        if stop is not None and stop():
-            break
+    if not time_limit >= 0:  # NaN too
+        raise ValueError(f"time_limit must be a number of seconds >= 0, not {time_limit!r}")
+    clock = _Clock(time_limit, node_limit, stop, progress)
+    status, search, runs = _take_turns(game, clock, PORTFOLIO)
+    path = search.path if search is not None else []
     moves = tuple(shorten(game, path)) if status == WINNABLE else ()
-    stats = {"rounds": rounds, "endgames": endgames, "runs": i + 1, "raw_length": len(path)}
-    return SolveResult(status, moves, nodes, time.perf_counter() - start, stats)
+    stats = {
+        "rounds": sum(run.rounds for run in runs),
+        "endgames": sum(run.endgames for run in runs),
+        "runs": len(runs),
+        "decided_by": runs.index(search) if search is not None else None,
+        "raw_length": len(path),
+    }
+    return SolveResult(status, moves, clock.nodes, time.perf_counter() - clock.start, stats)
+
+
+def _take_turns(
+    game: Game, clock: _Clock, styles: Sequence[_Style]
+) -> tuple[str, _Search | None, list[_Search]]:
+    """The runs of ``styles`` take turns, each resumed where it paused, until one wins or
+    proves a loss (it is returned with the status) or the clock runs out (``unknown``)."""
+    lost: set = set()
+    runs = [
+        (_Beam if style.break_weights else _Search)(game, style, lost, clock) for style in styles
+    ]
+    steps = [run.run() for run in runs]
+    try:
+        for round_ in range(sys.maxsize):
+            growth = 2 ** min(round_, MAX_GROWTH)
+            for run, step in zip(runs, steps, strict=True):
+                run.turn_end = run.nodes + max(1, round(TURN * run.style.weight * growth))
+                try:
+                    next(step)
+                except StopIteration as done:
+                    return (WINNABLE if done.value else UNWINNABLE), run, runs
+    except _OutOfBudget:
+        pass
+    finally:
+        for step in steps:
+            step.close()
+    return UNKNOWN, None, runs
+
+
+def _run_alone(search: _Search) -> bool:
+    """Run one search to its end without pauses (its clock still applies): True if won."""
+    search.turn_end = math.inf
+    step = search.run()
+    try:
+        while True:
+            next(step)
+    except StopIteration as done:
+        return done.value
 
 
 def no_win_left(game: Game) -> str:

@@ -12,6 +12,8 @@ from milligan_widget.solver import (
     UNWINNABLE,
     WINNABLE,
     _Beam,
+    _Clock,
+    _run_alone,
     shorten,
     solve,
 )
@@ -131,8 +133,8 @@ def test_the_beam_alone_agrees_with_exhaustive_search(rules):
     for i in range(10):
         game = small_endgame(rng, rules, tight=i % 2 == 0)
         truth = exhaustive(game)
-        beam = _Beam(game, 20, float("inf"), BEAM, set())
-        won = beam.run()
+        beam = _Beam(game, BEAM, set(), _Clock(20))
+        won = _run_alone(beam)
         assert won == truth, game
         if won:
             assert_wins(game, beam.path)
@@ -142,8 +144,8 @@ def test_the_beam_alone_agrees_with_exhaustive_search(rules):
 
 def test_the_beam_wins_a_whole_deal_and_its_line_replays():
     game = Game.new(11)  # a deal the depth-first runs did not win in 60 s
-    beam = _Beam(game, 60, float("inf"), BEAM, set())
-    assert beam.run()
+    beam = _Beam(game, BEAM, set(), _Clock(60))
+    assert _run_alone(beam)
     assert_wins(game, beam.path)
 
 
@@ -177,3 +179,40 @@ def test_progress_is_reported_with_growing_counts_and_changes_nothing_else():
     assert (quiet.status, quiet.moves, quiet.nodes) == (result.status, result.moves, result.nodes)
     won = solve(Game.new(8), time_limit=60, progress=lambda positions, seconds: None)
     assert won.status == WINNABLE and won.moves == solve(Game.new(8), time_limit=60).moves
+
+
+@pytest.mark.parametrize("bad", [float("nan"), -1, -0.5, float("-inf")])
+def test_a_time_limit_that_is_not_a_number_of_seconds_is_refused(bad):
+    with pytest.raises(ValueError, match="time_limit"):
+        solve(Game.new(8), time_limit=bad)
+
+
+def test_the_runs_take_turns_so_the_search_does_not_depend_on_the_time_limit():
+    """The turns are counted in positions, so a deal is won by the same run after the same
+    positions whatever the limit, and a run that wins early is not kept waiting."""
+    for deal, rules in [(27, "classic"), (3, "classic"), (3, "millie")]:
+        short = solve(Game.new(deal, rules), time_limit=20)
+        long = solve(Game.new(deal, rules), time_limit=600)
+        assert short.status == long.status == WINNABLE
+        assert (short.nodes, short.moves, short.stats) == (long.nodes, long.moves, long.stats)
+    by_beam = solve(Game.new(3), time_limit=600)  # the beam, the second run, wins this one
+    assert by_beam.stats["decided_by"] == 1 and by_beam.nodes < 5_000
+
+
+def test_every_run_has_a_turn_before_any_has_a_second():
+    from milligan_widget.solver import TURN, _Search, _take_turns
+
+    turns = []
+    real_tick = _Search.tick
+
+    def tick(self):
+        if not turns or turns[-1] != self.style:
+            turns.append(self.style)
+        return real_tick(self)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_Search, "tick", tick)
+        budget = sum(round(TURN * style.weight) for style in PORTFOLIO) + 10
+        status, run, runs = _take_turns(Game.new(2024), _Clock(60, budget), PORTFOLIO)
+    assert status == UNKNOWN and run is None and len(runs) == len(PORTFOLIO)
+    assert turns[: len(PORTFOLIO) + 1] == [*PORTFOLIO, PORTFOLIO[0]]
