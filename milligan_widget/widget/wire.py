@@ -217,6 +217,16 @@ class MilliganWidget(SolverAssistant, anywidget.AnyWidget):
         analysis and the rules are Python's, whatever a page sends)."""
         super().set_state({k: v for k, v in sync_data.items() if k in self.FRONT_END_TRAITS})
 
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
+        """The live widget, and beside it the position as a static picture (``text/html``,
+        no JavaScript): what an exported notebook, GitHub or an email shows."""
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if isinstance(bundle, tuple):  # (data, metadata)
+            bundle[0]["text/html"] = self.game._repr_html_()
+        elif isinstance(bundle, dict):
+            bundle["text/html"] = self.game._repr_html_()
+        return bundle
+
     def close(self) -> None:
         """Stop every solver job, wait for their threads, and close the widget."""
         with self._lock:

@@ -106,3 +106,14 @@ def test_the_widget_modules_docstring_examples(module: str) -> None:
 
     result = doctest.testmod(importlib.import_module(f"milligan_widget.{module}"))
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_the_display_data_carries_a_static_picture_of_the_position() -> None:
+    widget = MilliganWidget(seed=27)
+    widget.play("d")
+    data, _metadata = widget._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in data
+    html = data["text/html"]
+    assert html == widget.game._repr_html_() and "<script" not in html.lower()
+    widget.play("d")
+    assert widget._repr_mimebundle_()[0]["text/html"] != html  # the position as it is now
