@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import total_ordering
 
-from .errors import MilliganError
+from .errors import MilliganError, shown
 
 SUITS = "CSHD"
 SUIT_SYMBOLS = "♣♠♥♦"
@@ -58,9 +58,9 @@ class Card:
 
     def __new__(cls, rank: int, suit: str) -> Card:
         if not isinstance(rank, int) or not 1 <= rank <= 13:
-            raise CardError(f"a rank is 1 (Ace) to 13 (King), not {rank!r}")
+            raise CardError(f"a rank is 1 (Ace) to 13 (King), not {shown(rank)}")
         if not isinstance(suit, str) or len(suit) != 1 or suit.upper() not in SUITS:
-            raise CardError(f"a suit is one of C, S, H, D, not {suit!r}")
+            raise CardError(f"a suit is one of C, S, H, D, not {shown(suit)}")
         return CARDS[(rank - 1) * 4 + SUITS.index(suit.upper())]
 
     @classmethod
@@ -83,10 +83,10 @@ class Card:
         if isinstance(text, Card):
             return text
         if not isinstance(text, str):
-            raise CardError(f"a card is written like '10H' or 'QS', not {text!r}")
+            raise CardError(f"a card is written like '10H' or 'QS', not {shown(text)}")
         code = _PARSE.get(text.strip().upper())
         if code is None:
-            raise CardError(f"{text!r} is not a card (write it like '10H', 'QS' or 'AD')")
+            raise CardError(f"{shown(text)} is not a card (write it like '10H', 'QS' or 'AD')")
         return CARDS[code]
 
     @property
@@ -156,6 +156,8 @@ def parse_cards(cards) -> list[int]:
     """
     if isinstance(cards, str):
         cards = cards.replace(",", " ").split()
+    elif not isinstance(cards, Iterable) or isinstance(cards, (bytes, dict, Card)):
+        raise CardError(f"give the cards as a list, like ['10H', 'QS'], not {shown(cards)}")
     codes = []
     for card in cards:
         if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 52:

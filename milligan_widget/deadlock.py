@@ -34,7 +34,7 @@ NEVER = 1 << 30  # the epoch of a card that cannot leave
 
 def applies(position: Position) -> bool:
     """Does the test hold for these rules (no reserve, cells or take-back; King-only spaces)?"""
-    rules = position._rules
+    rules = position.rules
     return (
         rules.reserve == "none"
         and not rules.cells
@@ -64,14 +64,17 @@ class _Cards:
         self.above: list[range] = []  # cards on it now that are not on its run
         self.on_top: list[range] = []  # every card on it now
         self.carriers: list[Sequence[int]] = []  # cards whose move may carry it along
-        for i, col in enumerate(position._cols):
+        columns = position.column_codes
+        for i, col in enumerate(columns):
             self._add_column(i, col)
         self.dealt_from = len(self.card)
-        deck, pos, ncols = position._deck, position._pos, position._ncols
-        for k in range(pos, len(deck)):
-            self.card.append(deck[k])
+        ncols = len(columns)
+        # Rows are dealt from the first column on, and every row but a last short one is
+        # whole, so the k-th card still to deal lands on column k % ncols, in row k // ncols.
+        for k, card in enumerate(position.stock_codes):
+            self.card.append(card)
             self.column.append(k % ncols)
-            self.epoch.append((k - pos) // ncols + 1)
+            self.epoch.append(k // ncols + 1)
             self.beneath.append(range(0))  # what it lands on is not known yet
             self.above.append(range(0))
             self.on_top.append(range(0))
@@ -83,7 +86,7 @@ class _Cards:
         self._stock_relations()
         self._needs_and_parents(position)
 
-    def _add_column(self, i: int, col: list[int]) -> None:
+    def _add_column(self, i: int, col: Sequence[int]) -> None:
         start, end = len(self.card), len(self.card) + len(col)
         breaks = [end] * len(col)  # where the run that starts at each card ends
         for j in range(len(col) - 2, -1, -1):
@@ -127,8 +130,11 @@ class _Cards:
         """For each card, the copies of every lower card of its suit not yet home (one copy of
         each must get home first), and the cards it may be put on; none of them under it."""
         copies = self.copies
-        found, fpiles = position._found, position._fpiles
-        home = [max(found[p] for p in fpiles[suit]) for suit in range(4)]
+        home = [0] * 4  # the highest foundation of each suit
+        for height, suit in zip(
+            position.foundation_heights, position.foundation_suit_codes, strict=True
+        ):
+            home[suit] = max(home[suit], height)
         by_code: dict[int, tuple[list[list[int]], list[int]]] = {}
         for code in copies:
             rank, suit = code >> 2, code & 3

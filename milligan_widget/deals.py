@@ -13,7 +13,7 @@ from __future__ import annotations
 from pysol_cards.random import LCRandom31, MTRandom
 
 from .cards import CARDS, Card, full_deck
-from .errors import MilliganError
+from .errors import MilliganError, shown
 
 MAX_DEAL = 10**20 - 1
 _LCG_LIMIT = 32000
@@ -27,7 +27,7 @@ def deal_order(number: int, decks: int = 2) -> list[Card]:
 def deal_codes(number: int, decks: int = 2) -> list[int]:
     """Like :func:`deal_order`, as engine card codes."""
     if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= MAX_DEAL:
-        raise MilliganError(f"deal numbers run from 1 to 10**20 - 1, not {number!r}")
+        raise MilliganError(f"deal numbers run from 1 to 10**20 - 1, not {shown(number)}")
     cards = full_deck(decks)
     generator = LCRandom31(number) if number < _LCG_LIMIT else MTRandom(number)
     generator.shuffle(cards)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from .cards import CARDS, Card, cards_text, full_deck, parse_cards
 from .deals import deal_codes
-from .errors import IllegalMoveError, InvalidMoveError, MilliganError, SaveFileError
+from .errors import IllegalMoveError, InvalidMoveError, MilliganError, shown
 from .moves import ANY_FOUNDATION, CELL, DEAL, FOUNDATION, RESERVE, Move, make_move
 from .position import (
     CELL_TO_FOUNDATION,
@@ -41,6 +41,8 @@ if TYPE_CHECKING:
     from .layout import Layout
 
 Status = str  # "playing" | "won" | "lost"
+
+MAX_COMMENT = 2_000  #: the longest comment on a move, in characters
 
 
 class Game(Position):
@@ -145,10 +147,6 @@ class Game(Position):
     # ------------------------------------------------------------------ looking at it
 
     @property
-    def rules(self) -> Rules:
-        return self._rules
-
-    @property
     def seed(self) -> int | None:
         """The deal number, or ``None`` for a game made from an explicit deck."""
         return self._seed
@@ -211,6 +209,11 @@ class Game(Position):
         return list(self._history)
 
     @property
+    def ply(self) -> int:
+        """How many moves were played from the deal to this position."""
+        return len(self._history)
+
+    @property
     def can_undo(self) -> bool:
         return bool(self._history)
 
@@ -229,12 +232,21 @@ class Game(Position):
         return dict(self._comments)
 
     def set_comment(self, text: str | None, ply: int | None = None) -> None:
-        """Attach a comment to move ``ply`` (default: the last move); ``None`` removes it."""
+        """Attach a comment to move ``ply`` (default: the last move); ``None`` removes it.
+
+        A comment is at most :data:`MAX_COMMENT` (2,000) characters; a longer one is refused
+        with a :class:`~milligan_widget.errors.MilliganError` and the game is unchanged."""
         ply = len(self._history) if ply is None else ply
-        if not 1 <= ply <= len(self._history):
-            raise MilliganError(f"there is no move {ply} to comment on")
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 1 <= ply <= len(self._history):
+            raise MilliganError(f"there is no move {shown(ply)} to comment on")
+        if text is not None and not isinstance(text, str):
+            raise MilliganError(f"a comment is text, not {shown(text)}")
         if text:
-            self._comments[ply] = str(text)
+            if len(text) > MAX_COMMENT:
+                raise MilliganError(
+                    f"a comment is at most {MAX_COMMENT:,} characters; this one has {len(text):,}"
+                )
+            self._comments[ply] = text
         else:
             self._comments.pop(ply, None)
 
@@ -398,12 +410,6 @@ class Game(Position):
             played.append(self.play(moves[0]))
         return played
 
-    def hint(self) -> tuple[Move, str] | None:
-        """A good move by a simple heuristic, and why; ``None`` if no move is left."""
-        from .strategy import hint
-
-        return hint(self)
-
     # ------------------------------------------------------------------ comparing and copying
 
     def copy(self, *, history: bool = True) -> Game:
@@ -493,11 +499,6 @@ class Game(Position):
         game.play(move)
         return game
 
-    @property
-    def runs(self) -> tuple[int, ...]:
-        """For each column, how many cards at its end form the movable run."""
-        return tuple(self._runs)
-
     def describe(self, move: Move | str) -> str:
         """What ``move`` does in this position, in words (it must be legal here)."""
         from .render import describe_action
@@ -518,21 +519,20 @@ class Game(Position):
         return loads(text)
 
     def save(self, path) -> None:
-        """Write :meth:`to_json` to a file."""
-        from pathlib import Path
+        """Write :meth:`to_json` to a file, atomically: an interrupted save leaves the
+        previous file as it was (see :func:`milligan_widget.savefile.write_atomic`)."""
+        from .savefile import write_atomic
 
-        Path(path).write_text(self.to_json(), encoding="utf-8")
+        write_atomic(path, self.to_json())
 
     @classmethod
     def load(cls, path) -> Game:
-        """Read a game written by :meth:`save`."""
-        from pathlib import Path
+        """Read a game written by :meth:`save`. Anything but a good saved game (not UTF-8
+        text, too large, not JSON, an illegal move...) raises :class:`SaveFileError`; a
+        missing file raises :class:`OSError` as usual."""
+        from .savefile import load
 
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raise SaveFileError(f"{path} is not a saved game: it is not text") from None
-        return cls.from_json(text)
+        return load(path)
 
     def replay(self) -> Iterator[tuple[Move | None, Game]]:
         """Step through this game's line of play from the deal.
@@ -550,8 +550,10 @@ class Game(Position):
     def position_after(self, ply: int) -> Game:
         """A copy of this game showing the position after ``ply`` moves (0 = the deal);
         the later moves are kept for redo."""
-        if not 0 <= ply <= len(self._history):
-            raise MilliganError(f"ply must be between 0 and {len(self._history)}, not {ply}")
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= len(self._history):
+            raise MilliganError(
+                f"ply must be a whole number between 0 and {len(self._history)}, not {shown(ply)}"
+            )
         game = self.copy()
         while len(game._history) > ply:
             game.undo()
@@ -564,7 +566,13 @@ class Game(Position):
             return move
         if isinstance(move, str):
             return Move.parse(move)
-        raise InvalidMoveError(f"a move is a Move or text like '3>5', not {move!r}")
+        raise InvalidMoveError(f"a move is a Move or text like '3>5', not {shown(move)}")
+
+    def line_keys(self) -> set[tuple]:
+        """The :meth:`position_key` of every position of the current line of play since the
+        last deal (earlier positions cannot come back): what "a new position" is measured
+        against. The set is the game's own cache: read it, do not change it."""
+        return self._line_keys()
 
     def _line_keys(self) -> set[tuple]:
         """Position keys of the current line of play since the last deal (positions before

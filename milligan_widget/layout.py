@@ -47,7 +47,7 @@ def build_layout(
     rules: Rules, tableau, foundations=None, stock=(), reserve=(), cells=None
 ) -> Layout:
     """Check a staged position and make it a :class:`Layout` (or say what is wrong)."""
-    if isinstance(tableau, str) or len(tableau) != rules.columns:
+    if not _is_list(tableau) or len(tableau) != rules.columns:
         raise MilliganError(
             f"these rules have {rules.columns} columns; give a list of {rules.columns}"
         )
@@ -69,12 +69,12 @@ def _foundation_heights(rules: Rules, foundations) -> tuple[int, ...]:
     count = rules.foundation_count
     if foundations is None:
         return (0,) * count
-    if isinstance(foundations, str) or len(foundations) != count:
+    if not _is_list(foundations) or len(foundations) != count:
         raise MilliganError(f"give {count} foundations (their top cards, or None for an empty one)")
     heights = []
     for pile, entry in enumerate(foundations):
         suit = pile // rules.decks
-        if entry is None or entry == "" or entry == []:
+        if entry is None or entry == "" or (isinstance(entry, (list, tuple)) and not entry):
             heights.append(0)
             continue
         cards = parse_cards(entry) if isinstance(entry, (list, tuple)) else [Card.parse(entry).code]
@@ -103,7 +103,13 @@ def _check_reserve(rules: Rules, reserve: tuple[int, ...], stock: tuple[int, ...
         raise MilliganError("the reserve holds one card or one run of alternating colours")
 
 
+def _is_list(value) -> bool:
+    return isinstance(value, (list, tuple))
+
+
 def _cells(rules: Rules, cells) -> tuple[int, ...]:
+    if cells is not None and not _is_list(cells):
+        raise MilliganError("give the free cells as a list of cards (None for an empty one)")
     cells = list(cells or [])
     if len(cells) > rules.cells:
         raise MilliganError(f"these rules have {rules.cells} free cells, not {len(cells)}")

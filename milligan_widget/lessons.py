@@ -613,7 +613,7 @@ def reserve_empty(game: Game) -> bool:
 
 
 def learn_the_rules() -> Lesson:
-    """Every rule of RULES.md in order, then the common mistakes (see :mod:`.tutorial`)."""
+    """Every rule of docs/rules.md §2 in order, then the common mistakes (see :mod:`.tutorial`)."""
     from .tutorial import learn_the_rules as build
 
     return build()

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 
 from .errors import InvalidMoveError
+from .errors import shown as _shown
 
 # Pile codes used inside the engine.
 RESERVE = 8
@@ -39,6 +40,9 @@ STOCK = 23
 MAX_COLUMNS = 8
 MAX_FOUNDATIONS = 8
 MAX_CELLS = 4
+#: The most cards one move may name (a two-deck game has 104). Larger counts are refused
+#: when a move is read, so odd input such as ``"3:99999>5"`` never reaches the engine.
+MAX_COUNT = 104
 
 _NOTATION = re.compile(
     r"^(?:(?P<deal>d)|(?P<src>\d+|r|f\d+|c\d+)(?::(?P<count>\d+))?>(?P<dst>\d+|r|f\d*|c\d*))$"
@@ -51,7 +55,8 @@ def pile_code(name: str) -> int:
     code = _PILE_CODES.get(name) if isinstance(name, str) else None
     if code is None:
         raise InvalidMoveError(
-            f"{name!r} is not a pile: use t1..t8, f1..f8 (or f), reserve, c1..c4 (or c), stock"
+            f"{_shown(name)} is not a pile: "
+            "use t1..t8, f1..f8 (or f), reserve, c1..c4 (or c), stock"
         )
     return code
 
@@ -104,7 +109,7 @@ class Move:
                 raise InvalidMoveError("a deal from the stock takes no target and no count")
             return DEAL
         if target is None:
-            raise InvalidMoveError(f"a move from {source} needs a target pile")
+            raise InvalidMoveError(f"a move from {_shown(source)} needs a target pile")
         dst = pile_code(target)
         return make_move(src, dst, _check_count(count))
 
@@ -119,20 +124,24 @@ class Move:
         if isinstance(text, Move):
             return text
         if not isinstance(text, str):
-            raise InvalidMoveError(f"a move is written like '3>5' or 'd', not {text!r}")
+            raise InvalidMoveError(f"a move is written like '3>5' or 'd', not {_shown(text)}")
         match = _NOTATION.match(text.strip().lower())
         if match is None:
             raise InvalidMoveError(
-                f"{text!r} is not a move: write it like '3>5', '3:2>5', '3>f', '3:2>r', 'r>5', "
-                "'f5>3', '3>c', 'c2>f' or 'd'"
+                f"{_shown(text)} is not a move: write it like '3>5', '3:2>5', '3>f', '3:2>r', "
+                "'r>5', 'f5>3', '3>c', 'c2>f' or 'd'"
             )
         if match["deal"]:
             return DEAL
         src, dst = (_SHORT_CODES.get(match[part]) for part in ("src", "dst"))
         if src is None or dst is None:
-            raise InvalidMoveError(f"{text!r} names a pile that does not exist")
-        count = int(match["count"]) if match["count"] else None
-        return make_move(src, dst, _check_count(count))
+            raise InvalidMoveError(f"{_shown(text)} names a pile that does not exist")
+        digits = match["count"]
+        if digits and len(digits.lstrip("0")) > len(str(MAX_COUNT)):
+            raise InvalidMoveError(
+                f"{_shown(text)} moves more cards than a game has (at most {MAX_COUNT})"
+            )
+        return make_move(src, dst, _check_count(int(digits) if digits else None))
 
     @property
     def source(self) -> str:
@@ -177,11 +186,15 @@ def _check_count(count: int | None) -> int | None:
         return None
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
         raise InvalidMoveError(
-            f"the number of cards must be a positive whole number, not {count!r}"
+            f"the number of cards must be a positive whole number, not {_shown(count)}"
         )
+    if count > MAX_COUNT:
+        raise InvalidMoveError(f"a move takes at most {MAX_COUNT} cards, not {_shown(count)}")
     return count
 
 
+#: Every move the engine made, by (source, target, count). It stays bounded: counts above
+#: :data:`MAX_COUNT` are refused, and :func:`make_move` does not keep a move outside that.
 _INTERNED: dict[tuple[int, int, int | None], Move] = {}
 
 
@@ -203,7 +216,8 @@ def make_move(src: int, dst: int, count: int | None) -> Move:
             else (_short(src) + ("" if count is None else f":{count}") + ">" + _short(dst))
         )
         setattr_(move, "_key", text)
-        _INTERNED[key] = move
+        if count is None or 0 < count <= MAX_COUNT:
+            _INTERNED[key] = move
     return move
 
 

@@ -64,6 +64,7 @@ class Position:
         "_ncols",
         "_nfound",
         "_pos",
+        "_rare",
         "_reserve",
         "_reserve_mode",
         "_rules",
@@ -79,6 +80,9 @@ class Position:
         self._king_only = rules.empty_column == "king"
         self._reserve_mode = ("none", "single", "sequence").index(rules.reserve)
         self._any_part = rules.reserve_unload == "any-part"
+        # Moves beyond columns and foundations exist (the reserve, cells or take-backs).
+        takeback = rules.foundation_takeback != "never"
+        self._rare = bool(self._reserve_mode or self._ncells or takeback)
         per_suit = rules.decks
         self._fsuit = tuple(p // per_suit for p in range(self._nfound))
         self._fpiles = tuple(tuple(range(s * per_suit, (s + 1) * per_suit)) for s in range(4))
@@ -104,6 +108,104 @@ class Position:
             tuple(self._reserve),
             tuple(sorted(self._cells)),
         )
+
+    # ------------------------------------------------------------------ the engine interface
+    # What the package's other modules (render, savefile, strategy, deadlock, a solver) read
+    # and do: the piles as card codes (see milligan_widget.cards: rank * 4 + suit), copied so
+    # that nothing outside changes a position behind its back, and actions, the resolved
+    # form of a move, to try a move and take it back without touching a game's history.
+
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    @property
+    def column_codes(self) -> tuple[tuple[int, ...], ...]:
+        """Each column bottom to top, as card codes."""
+        return tuple(map(tuple, self._cols))
+
+    @property
+    def runs(self) -> tuple[int, ...]:
+        """For each column, how many cards at its end form the movable run."""
+        return tuple(self._runs)
+
+    @property
+    def foundation_heights(self) -> tuple[int, ...]:
+        """How many cards each foundation pile holds (its top card's rank, 0 for none)."""
+        return tuple(self._found)
+
+    @property
+    def foundation_suit_codes(self) -> tuple[int, ...]:
+        """The suit code (0 clubs, 1 spades, 2 hearts, 3 diamonds) of each foundation pile."""
+        return self._fsuit
+
+    @property
+    def reserve_codes(self) -> tuple[int, ...]:
+        """The reserve's cards, in the order they lay in their column."""
+        return tuple(self._reserve)
+
+    @property
+    def cell_codes(self) -> tuple[int, ...]:
+        """The free cells' cards, -1 for an empty cell."""
+        return tuple(self._cells)
+
+    @property
+    def stock_codes(self) -> tuple[int, ...]:
+        """The cards still to deal, in dealing order. This reveals the stock."""
+        return tuple(self._deck[self._pos :])
+
+    def foundation_for(self, card: int) -> int | None:
+        """The foundation pile (0-based) the card ``card`` may go on now, or ``None``."""
+        return self._foundation_pile(card)
+
+    def action(self, move: Move) -> tuple:
+        """The action record of a legal ``move`` (:class:`IllegalMoveError` otherwise); its
+        first item is the kind (``COLUMN_TO_COLUMN``...), the rest depends on the kind."""
+        return self._resolve(move)
+
+    def apply_action(self, action: tuple) -> None:
+        """Do an action from :meth:`action` in this position. For trying moves: undo it
+        with :meth:`unapply_action` before anything else (a game's history is not told)."""
+        self._apply(action)
+
+    def unapply_action(self, action: tuple) -> None:
+        """Take back the action :meth:`apply_action` just did."""
+        self._unapply(action)
+
+    def safe_to_home(self, card: int) -> bool:
+        """Can ``card`` go home without ever hurting (the rule of
+        ``Game.safe_foundation_moves``)? It does not check that it is free to go."""
+        return self._safe_home(card)
+
+    def free_cards(self) -> list[tuple[int, int]]:
+        """(pile code, card) for every card that may leave its pile for a foundation: the
+        columns' top cards, the reserve's end card where the rules allow, the cells' cards."""
+        return list(self._free_cards())
+
+    def exact_key(self) -> tuple:
+        """A key equal for exactly the same position, pile for pile (and the same rules)."""
+        return self._exact_key()
+
+    def snapshot(self) -> tuple:
+        """The piles in a compact, hashable form, for :meth:`restore` (a solver's undo)."""
+        return (
+            tuple(map(bytes, self._cols)),
+            tuple(self._found),
+            self._pos,
+            bytes(self._reserve),
+            tuple(self._cells),
+        )
+
+    def restore(self, snapshot: tuple) -> None:
+        """Put back the piles of a :meth:`snapshot` of this position or one reached from it.
+        For search on a private copy: a game's history does not follow (``Game.copy(history=
+        False)`` makes such a copy)."""
+        cols, found, self._pos, reserve, cells = snapshot
+        self._cols = [list(col) for col in cols]
+        self._runs = [run_length(col) for col in self._cols]
+        self._found = list(found)
+        self._reserve = list(reserve)
+        self._cells = list(cells)
 
     def _reserve_is_open(self) -> bool:
         return self._rules.reserve_opens == "any-time" or self._pos >= len(self._deck)
@@ -472,25 +574,11 @@ class Position:
 
     def _generate(self) -> list[Move]:
         cols, runs, found, fpiles = self._cols, self._runs, self._found, self._fpiles
-        ncols = self._ncols
         moves: list[Move] = []
         add = moves.append
-        accepts: dict[int, list[int]] = {}  # shape (card >> 1) a column takes -> columns
-        empty = []
-        for i in range(ncols):
-            col = cols[i]
-            if col:
-                shape = (col[-1] >> 1) - 2
-                if shape >= 0:
-                    shape ^= 1
-                    if shape in accepts:
-                        accepts[shape].append(i)
-                    else:
-                        accepts[shape] = [i]
-            else:
-                empty.append(i)
+        accepts, empty = self._targets()
         to_column, to_foundation = _TO_COLUMN, _TO_FOUNDATION
-        for i in range(ncols):
+        for i in range(self._ncols):
             run = runs[i]
             if not run:
                 continue
@@ -510,9 +598,28 @@ class Position:
                 self._moves_to_empty(col, run, i, empty, add)
         if self._pos < len(self._deck):
             add(DEAL)
-        if self._reserve_mode or self._ncells or self._rules.foundation_takeback != "never":
+        if self._rare:
             self._generate_rare(accepts, empty, add)
         return moves
+
+    def _targets(self) -> tuple[dict[int, list[int]], list[int]]:
+        """The columns that take a card, by its shape (``card >> 1``), and the empty ones."""
+        accepts: dict[int, list[int]] = {}
+        empty = []
+        cols = self._cols
+        for i in range(self._ncols):
+            col = cols[i]
+            if col:
+                shape = (col[-1] >> 1) - 2
+                if shape >= 0:
+                    shape ^= 1
+                    if shape in accepts:
+                        accepts[shape].append(i)
+                    else:
+                        accepts[shape] = [i]
+            else:
+                empty.append(i)
+        return accepts, empty
 
     def _moves_to_empty(self, cards, run: int, src: int, empty: list[int], add) -> None:
         if self._king_only:

@@ -3,6 +3,7 @@ described in words."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 from typing import TYPE_CHECKING
 
@@ -118,45 +119,50 @@ def describe_action(game: Game, action: tuple) -> str:
     """Words for a resolved action in the position ``game`` is in (before it is played)."""
     from . import position as p
 
-    kind, cols = action[0], game._cols
+    kind, cols = action[0], game.column_codes
     if kind == p.DEAL_ROW:
         return f"deal a row of {action[1]} cards"
-    if kind == p.COLUMN_TO_COLUMN:
-        _, src, dst, k, _ = action
-        return f"{cards_text(cols[src][-k:])} from column {src + 1} {_column_words(cols[dst], dst)}"
-    if kind == p.COLUMN_TO_FOUNDATION:
-        src, pile = action[1], action[2]
-        return f"{cards_text(cols[src][-1:])} from column {src + 1} {_home(game, pile)}"
-    if kind == p.COLUMN_TO_RESERVE:
-        src, k = action[1], action[2]
-        return f"set {cards_text(cols[src][-k:])} from column {src + 1} aside into the reserve"
+    if kind in (p.COLUMN_TO_COLUMN, p.COLUMN_TO_FOUNDATION, p.COLUMN_TO_RESERVE, p.COLUMN_TO_CELL):
+        return _from_column(game, cols, action)
     if kind == p.RESERVE_TO_COLUMN:
         dst, k = action[1], action[2]
-        moved = cards_text(game._reserve[-k:])
+        moved = cards_text(game.reserve_codes[-k:])
         return f"{moved} from the reserve {_column_words(cols[dst], dst)}"
     if kind == p.RESERVE_TO_FOUNDATION:
-        return f"{cards_text(game._reserve[-1:])} from the reserve {_home(game, action[1])}"
+        return f"{cards_text(game.reserve_codes[-1:])} from the reserve {_home(game, action[1])}"
     if kind == p.FOUNDATION_TO_COLUMN:
         pile, dst = action[1], action[2]
-        card = (game._found[pile] - 1) * 4 + game._fsuit[pile]
+        card = (game.foundation_heights[pile] - 1) * 4 + game.foundation_suit_codes[pile]
         return (
             f"{cards_text([card])} back from foundation {pile + 1} {_column_words(cols[dst], dst)}"
         )
-    if kind == p.COLUMN_TO_CELL:
-        src, cell = action[1], action[2]
-        return f"{cards_text(cols[src][-1:])} from column {src + 1} into cell {cell + 1}"
-    cell, card = action[1], cards_text([game._cells[action[1]]])
+    cell, card = action[1], cards_text([game.cell_codes[action[1]]])
     if kind == p.CELL_TO_COLUMN:
         return f"{card} from cell {cell + 1} {_column_words(cols[action[2]], action[2])}"
     return f"{card} from cell {cell + 1} {_home(game, action[2])}"
 
 
-def _column_words(column: list[int], index: int) -> str:
+def _from_column(game: Game, cols: tuple[tuple[int, ...], ...], action: tuple) -> str:
+    from . import position as p
+
+    kind, src = action[0], action[1]
+    where = f"from column {src + 1}"
+    if kind == p.COLUMN_TO_COLUMN:
+        _, _, dst, k, _ = action
+        return f"{cards_text(cols[src][-k:])} {where} {_column_words(cols[dst], dst)}"
+    if kind == p.COLUMN_TO_FOUNDATION:
+        return f"{cards_text(cols[src][-1:])} {where} {_home(game, action[2])}"
+    if kind == p.COLUMN_TO_RESERVE:
+        return f"set {cards_text(cols[src][-action[2]:])} {where} aside into the reserve"
+    return f"{cards_text(cols[src][-1:])} {where} into cell {action[2] + 1}"
+
+
+def _column_words(column: Sequence[int], index: int) -> str:
     if column:
         return f"onto {CARDS[column[-1]].unicode} in column {index + 1}"
     return f"into empty column {index + 1}"
 
 
 def _home(game: Game, pile: int) -> str:
-    suit = SUIT_NAMES[game._fsuit[pile]]
+    suit = SUIT_NAMES[game.foundation_suit_codes[pile]]
     return f"to the {suit} foundation ({pile + 1})"

@@ -1,4 +1,4 @@
-"""Rule options and the named presets of RULES.md.
+"""Rule options and the named presets of docs/rules.md §3 and §4.
 
 >>> Rules.named("millie").reserve
 'none'
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields, replace
 
-from .errors import RulesError
+from .errors import RulesError, shown
 
 _CHOICES: dict[str, tuple] = {
     "decks": (2, 1),
@@ -29,7 +29,8 @@ _RESERVE_OPTIONS = ("reserve_opens", "reserve_to_foundation", "reserve_unload")
 
 @dataclass(frozen=True)
 class Rules:
-    """One set of rules. Every field is an option of RULES.md; :meth:`named` gives the presets.
+    """One set of rules. Every field is an option of docs/rules.md §3; :meth:`named` gives the
+    presets (docs/rules.md §4).
 
     ``decks``: 2 (8 columns, 8 foundations) or 1 (Little Milligan: 7 columns, 4 foundations).
     ``reserve``: what the weaving reserve holds: ``"sequence"``, ``"single"`` card or ``"none"``.
@@ -56,16 +57,18 @@ class Rules:
             value = getattr(self, option)
             if value not in choices or type(value) is not type(choices[0]):
                 raise RulesError(
-                    f"{option} must be one of {', '.join(map(repr, choices))}, not {value!r}"
+                    f"{option} must be one of {', '.join(map(repr, choices))}, not {shown(value)}"
                 )
         if self.reserve == "none":
             for option in _RESERVE_OPTIONS:
                 if getattr(self, option) != _DEFAULTS[option]:
                     raise RulesError(
-                        f"{option}={getattr(self, option)!r} makes no sense without a reserve"
+                        f"{option}={shown(getattr(self, option))} makes no sense without a reserve"
                     )
+        if self.name is not None and not isinstance(self.name, str):
+            raise RulesError("a rules name is a preset's name, as text")
         if self.name is not None and PRESETS.get(self.name, self) != self:
-            raise RulesError(f"{self.name!r} names a preset whose rules differ from these")
+            raise RulesError(f"{shown(self.name)} names a preset whose rules differ from these")
 
     @classmethod
     def named(cls, name: str) -> Rules:
@@ -74,7 +77,7 @@ class Rules:
             return PRESETS[name]
         except (KeyError, TypeError):
             raise RulesError(
-                f"{name!r} is not a rules preset; the presets are {', '.join(PRESETS)}"
+                f"{shown(name)} is not a rules preset; the presets are {', '.join(PRESETS)}"
             ) from None
 
     @classmethod
@@ -88,15 +91,17 @@ class Rules:
             return cls.named(rules)
         if isinstance(rules, dict):
             return cls.from_dict(rules)
-        raise RulesError(f"rules are a preset name or a Rules value, not {rules!r}")
+        raise RulesError(f"rules are a preset name or a Rules value, not {shown(rules)}")
 
     @classmethod
     def from_dict(cls, data: dict) -> Rules:
         """Rules from :meth:`to_dict` output; unknown keys are refused."""
+        if not isinstance(data, dict):
+            raise RulesError(f"rules are a set of named options, not {shown(data)}")
         known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
+        unknown = sorted(map(shown, set(data) - known))
         if unknown:
-            raise RulesError(f"unknown rule option(s): {', '.join(unknown)}")
+            raise RulesError(f"unknown rule option(s): {', '.join(unknown[:5])}")
         name = data.get("name")
         rules = cls(**{k: v for k, v in data.items() if k != "name"})
         return rules.with_preset_name() if name is None else replace(rules, name=name)

@@ -1,4 +1,4 @@
-"""Saved games: a small versioned JSON document.
+"""Saved games: a small versioned JSON document, written atomically and read with care.
 
 .. code-block:: json
 
@@ -7,17 +7,35 @@
      "seed": 1, "deck": ["3D", "5H", ...],
      "moves": ["d", "3>f", {"move": "2>5", "comment": "frees the Ace"}]}
 
-The deck (the full dealing order) is what counts when loading, so a saved game replays
-even if deal numbering ever changed; ``seed`` is kept as information. Loading replays every
-move through the rules and refuses the whole file, naming the problem, if anything is wrong.
+A numbered deal keeps its ``seed`` and its ``deck`` (the full dealing order); loading checks
+that the seed deals that very deck under the saved rules. A game dealt from an explicit deck
+has ``"seed": null``; a staged position (:meth:`Game.from_layout`) has a ``layout`` instead of
+a ``deck``. Loading replays every move through the rules and refuses the whole file with a
+:class:`SaveFileError` that names the problem in a player's words, whatever is wrong with it.
+
+Limits (a file past one is refused before it is read in full):
+
+* :data:`MAX_SAVE_BYTES`: a saved game is at most 5,000,000 bytes of UTF-8 text;
+* :data:`MAX_MOVES`: it holds at most 20,000 moves (a whole game takes a few hundred);
+* :data:`MAX_COMMENT` (in :mod:`milligan_widget.game`): a comment is at most 2,000 characters;
+* :data:`MAX_DIGITS`: a number in the file has at most 25 digits (a deal number has 20).
+
+:func:`write_atomic` writes a file so that an interrupted save (a full disk, a kill) never
+leaves a half-written file in place of the previous good one.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import math
+import os
+import tempfile
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import MilliganError, SaveFileError
+from .errors import shown as _shown
 from .moves import Move
 from .rules import Rules
 
@@ -26,6 +44,62 @@ if TYPE_CHECKING:
 
 FORMAT = "milligan-widget/game"
 VERSION = 1
+MAX_SAVE_BYTES = 5_000_000  #: the largest saved game read or written, in bytes
+MAX_MOVES = 20_000  #: the most moves a saved game may hold
+MAX_DIGITS = 25  #: the longest number a saved game may hold, in digits
+
+_KEYS = {"format", "version", "rules", "seed", "deck", "layout", "moves"}
+_LAYOUT_KEYS = {"tableau", "foundations", "stock", "reserve", "cells"}
+_MOVE_KEYS = {"move", "comment"}
+
+
+# ----------------------------------------------------------------------------- writing
+
+
+def write_atomic(path: str | os.PathLike, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` atomically: into a temporary file in the same
+    folder, flushed and synced to disk, then renamed over ``path`` with :func:`os.replace`.
+
+    Readers see the old file or the new one, never a mix; if anything fails on the way, the
+    old file is untouched and the temporary file is removed. A new file gets the usual
+    permissions (as ``open`` would make it); a replaced one keeps its own.
+    """
+    path = Path(path)
+    if path.is_symlink():
+        path = path.resolve()
+    data = text.encode("utf-8")
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temporary, _mode_for(path))
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+    _sync_folder(path.parent)
+
+
+def _mode_for(path: Path) -> int:
+    try:
+        return path.stat().st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the rename itself durable (POSIX; elsewhere there is nothing to open)."""
+    with contextlib.suppress(OSError, AttributeError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 def to_document(game: Game) -> dict[str, Any]:
@@ -36,13 +110,17 @@ def to_document(game: Game) -> dict[str, Any]:
         moves.append(
             {"move": str(move), "comment": comments[ply]} if ply in comments else str(move)
         )
+    if len(moves) > MAX_MOVES:
+        raise SaveFileError(
+            f"this game has {len(moves):,} moves: a saved game holds at most {MAX_MOVES:,}"
+        )
     return {
         "format": FORMAT,
         "version": VERSION,
         "rules": game.rules.to_dict(),
         "seed": game.seed,
         **(
-            {"layout": game.layout.to_dict(game._fsuit)}
+            {"layout": game.layout.to_dict(game.foundation_suit_codes)}
             if game.layout
             else {"deck": [str(card) for card in game.deck]}
         ),
@@ -54,69 +132,208 @@ def dumps(game: Game, indent: int | None = 1) -> str:
     return json.dumps(to_document(game), indent=indent, ensure_ascii=False)
 
 
+# ----------------------------------------------------------------------------- reading
+
+
+def read_text(path: str | os.PathLike) -> str:
+    """The text of a saved-game file, refused with :class:`SaveFileError` if it is larger
+    than :data:`MAX_SAVE_BYTES` (without reading it all) or is not UTF-8 text. A missing
+    or unreadable file raises the usual :class:`OSError`."""
+    with open(path, "rb") as handle:
+        data = handle.read(MAX_SAVE_BYTES + 1)
+    if len(data) > MAX_SAVE_BYTES:
+        raise SaveFileError(_too_big())
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SaveFileError(f"{Path(path).name} is not a saved game: it is not text") from None
+
+
+def load(path: str | os.PathLike) -> Game:
+    """The game saved in the file at ``path`` (see :func:`read_text` and :func:`loads`)."""
+    return loads(read_text(path))
+
+
 def loads(text: str | bytes) -> Game:
     """The game saved in ``text``; :class:`SaveFileError` says what is wrong otherwise."""
+    return from_document(_parse(text))
+
+
+def _parse(text: str | bytes) -> Any:
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise SaveFileError("a saved game is text (JSON), not " + type(text).__name__)
+    if len(text) > MAX_SAVE_BYTES or (
+        isinstance(text, str) and len(text.encode("utf-8", "surrogatepass")) > MAX_SAVE_BYTES
+    ):
+        raise SaveFileError(_too_big())
+    if not isinstance(text, str):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError:
+            raise SaveFileError("not a saved game: it is not text") from None
     try:
-        document = json.loads(text)
-    except (TypeError, ValueError) as error:
-        raise SaveFileError(f"not a saved game: the text is not valid JSON ({error})") from None
-    return from_document(document)
+        return json.loads(
+            text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant
+        )
+    except json.JSONDecodeError as error:
+        raise SaveFileError(
+            f"not a saved game: the text is not valid JSON (line {error.lineno}, "
+            f"column {error.colno}: {error.msg.lower()})"
+        ) from None
+    except RecursionError:
+        raise SaveFileError("not a saved game: its lists or objects are nested too deep") from None
+
+
+def _too_big() -> str:
+    return f"not a saved game: it is larger than {MAX_SAVE_BYTES // 1_000_000} MB"
+
+
+def _parse_int(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        raise SaveFileError(
+            f"not a saved game: it holds a number of {len(digits):,} digits "
+            f"(at most {MAX_DIGITS} make sense)"
+        )
+    return int(digits)
+
+
+def _parse_float(digits: str) -> float:
+    value = float(digits)
+    if not math.isfinite(value):
+        raise SaveFileError("not a saved game: it holds a number too large to mean anything")
+    return value
+
+
+def _parse_constant(name: str) -> float:
+    raise SaveFileError(f"not a saved game: {name} is not a value a saved game holds")
 
 
 def from_document(document: Any) -> Game:
-    from .game import Game
+    """The game a parsed document describes (see the module docstring), or SaveFileError."""
+    _check_header(document)
+    rules = _read(lambda: Rules.from_dict(_field(document, "rules", dict)), "rules")
+    moves = _field(document, "moves", list)
+    if len(moves) > MAX_MOVES:
+        raise SaveFileError(
+            f"the saved game has {len(moves):,} moves: at most {MAX_MOVES:,} are read"
+        )
+    game = _start(document, rules)
+    for ply, entry in enumerate(moves, start=1):
+        _replay_entry(game, ply, entry)
+    return game
 
+
+def _check_header(document: Any) -> None:
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise SaveFileError(f"not a saved game: the document's format is not {FORMAT!r}")
     version = document.get("version")
-    if version != VERSION:
+    if type(version) is not int or version != VERSION:
         raise SaveFileError(
-            f"saved-game version {version!r} is not supported (this library reads {VERSION})"
+            f"saved-game version {_shown(version)} is not supported (this library reads {VERSION})"
         )
-    rules = _read(lambda: Rules.from_dict(_field(document, "rules", dict)), "rules")
-    seed = document.get("seed")
-    for name in ("deck",):
-        if name in document and not all(isinstance(c, str) for c in _field(document, name, list)):
-            raise SaveFileError(f"the saved game's {name} must list cards as text, like '10H'")
+    unknown = sorted(set(document) - _KEYS)
+    if unknown:
+        raise SaveFileError(f"the saved game has unknown entries: {_names(unknown)}")
+
+
+def _start(document: dict, rules: Rules) -> Game:
+    """The game at its deal: from its layout, its deck (checked against its seed) or its seed."""
+    from .game import Game
+
+    seed = _read(lambda: _seed(document.get("seed")), "seed")
     if "layout" in document:
-        layout = _field(document, "layout", dict)
-        game = _read(lambda: Game.from_layout(**layout, rules=rules), "layout")
-    elif "deck" in document:
-        deck = _field(document, "deck", list)
-        game = _read(lambda: Game.from_deck(deck, rules), "deck")
-        game._seed = _read(lambda: _seed(seed), "seed")
-    else:
-        game = _read(lambda: Game.new(seed, rules), "seed")
-    for ply, entry in enumerate(_field(document, "moves", list), start=1):
-        _replay_entry(game, ply, entry)
-    return game
+        if "deck" in document:
+            raise SaveFileError("the saved game has both a deck and a layout: it needs one")
+        if seed is not None:
+            raise SaveFileError(
+                "the saved game is a staged position, which has no deal number, "
+                f"but it gives seed {seed}"
+            )
+        layout = _layout(_field(document, "layout", dict))
+        return _read(lambda: Game.from_layout(**layout, rules=rules), "layout")
+    if "deck" not in document:
+        if seed is None:
+            raise SaveFileError("the saved game has no deck, no layout and no seed (deal number)")
+        return _read(lambda: Game.new(seed, rules), "seed")
+    deck = _field(document, "deck", list)
+    if not all(isinstance(c, str) for c in deck):
+        raise SaveFileError("the saved game's deck must list cards as text, like '10H'")
+    game = _read(lambda: Game.from_deck(deck, rules), "deck")
+    if seed is None:
+        return game
+    dealt = _read(lambda: Game.new(seed, rules), "seed")
+    if dealt.deck != game.deck:
+        raise SaveFileError(
+            f"the saved game's deck is not the one deal {seed} deals under these rules: "
+            "the file was changed or is damaged"
+        )
+    return dealt
+
+
+def _layout(layout: dict) -> dict:
+    """The staged position's parts, each checked for its shape (the cards are checked later)."""
+    unknown = sorted(set(layout) - _LAYOUT_KEYS)
+    if unknown:
+        raise SaveFileError(f"the saved game's layout has unknown entries: {_names(unknown)}")
+    if "tableau" not in layout:
+        raise SaveFileError("the saved game's layout has no tableau")
+    tableau = layout["tableau"]
+    if not isinstance(tableau, list) or not all(_card_list(col) for col in tableau):
+        raise SaveFileError("the layout's tableau must be a list of columns, each a list of cards")
+    for name in ("stock", "reserve"):
+        if name in layout and not _card_list(layout[name]):
+            raise SaveFileError(f"the layout's {name} must be a list of cards, like ['10H']")
+    foundations = layout.get("foundations")
+    if foundations is not None and not (
+        isinstance(foundations, list)
+        and all(f is None or isinstance(f, str) or _card_list(f) for f in foundations)
+    ):
+        raise SaveFileError("the layout's foundations must list each pile's top card (or null)")
+    cells = layout.get("cells")
+    if cells is not None and not (
+        isinstance(cells, list) and all(c is None or isinstance(c, str) for c in cells)
+    ):
+        raise SaveFileError("the layout's cells must list a card (or null) for each cell")
+    return layout
+
+
+def _card_list(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(c, str) for c in value)
 
 
 def _replay_entry(game: Game, ply: int, entry: Any) -> None:
     comment = None
     if isinstance(entry, dict):
+        unknown = sorted(set(entry) - _MOVE_KEYS)
+        if unknown:
+            raise SaveFileError(f"move {ply} has unknown entries: {_names(unknown)}")
         comment = entry.get("comment")
         if comment is not None and not isinstance(comment, str):
             raise SaveFileError(f"move {ply}: its comment is not text")
         entry = entry.get("move")
     try:
         game.play(Move.parse(entry))
+        if comment:
+            game.set_comment(comment)
     except MilliganError as error:
-        raise SaveFileError(f"move {ply} ({entry!r}) cannot be replayed: {error}") from None
-    if comment:
-        game.set_comment(comment)
+        raise SaveFileError(
+            f"move {ply} ({_shown(entry)}) cannot be replayed: {error}"
+        ) from None
 
 
 def _field(document: dict, name: str, kind: type) -> Any:
     value = document.get(name)
     if not isinstance(value, kind):
-        raise SaveFileError(f"the saved game's {name!r} is missing or not a {kind.__name__}")
+        raise SaveFileError(f"the saved game's {name!r} is missing or not a {_KIND[kind]}")
     return value
+
+
+_KIND = {dict: "set of named entries", list: "list"}
 
 
 def _seed(seed: Any) -> int | None:
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 1):
-        raise MilliganError(f"{seed!r} is not a deal number")
+        raise MilliganError(f"{_shown(seed)} is not a deal number")
     return seed
 
 
@@ -127,3 +344,8 @@ def _read(make, what: str):
         raise
     except MilliganError as error:
         raise SaveFileError(f"the saved game's {what} is wrong: {error}") from None
+
+
+def _names(keys: list) -> str:
+    return ", ".join(_shown(k) for k in keys[:5]) + (" …" if len(keys) > 5 else "")
+

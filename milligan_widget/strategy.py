@@ -2,7 +2,7 @@
 
 A strategy is any callable ``strategy(game) -> Move | None``; ``None`` gives up. The two
 built in never walk back into a position already reached since the last deal, so a game they
-play always ends: won, or lost as RULES.md defines it.
+play always ends: won, or lost as docs/rules.md §2.8 defines it.
 
 >>> from milligan_widget import Game
 >>> results = play_games(greedy, seeds=range(1, 3), progress=False)
@@ -25,8 +25,8 @@ Strategy = Callable[[Game], "Move | None"]
 
 def _evaluate(game: Game) -> float:
     """How promising a position looks to a player who cannot see the stock (higher is better)."""
-    score = 100.0 * sum(game._found)
-    for col, run in zip(game._cols, game._runs, strict=True):
+    score = 100.0 * game.foundation_count
+    for col, run in zip(game.column_codes, game.runs, strict=True):
         if not col:
             score += 12.0
             continue
@@ -34,21 +34,21 @@ def _evaluate(game: Game) -> float:
         for depth, card in enumerate(reversed(col[: len(col) - run])):
             score -= (14 - (card >> 2)) * (1.0 + 0.25 * depth)
         score += 2.0 * run
-    score -= 6.0 * len(game._reserve) + 4.0 * sum(1 for c in game._cells if c >= 0)
+    score -= 6.0 * len(game.reserve_codes) + 4.0 * sum(1 for c in game.cell_codes if c >= 0)
     return score
 
 
 def _scored_moves(game: Game) -> list[tuple[float, Move]]:
     """(score of the position after, move) for every non-deal move to a new position."""
-    seen, scored = game._line_keys(), []
-    for move in game._generate():
+    seen, scored = game.line_keys(), []
+    for move in game.legal_moves:
         if move.is_deal:
             continue
-        action = game._resolve(move)
-        game._apply(action)
+        action = game.action(move)
+        game.apply_action(action)
         if game.position_key() not in seen:
             scored.append((_evaluate(game), move))
-        game._unapply(action)
+        game.unapply_action(action)
     return scored
 
 
@@ -80,11 +80,11 @@ def _why(game: Game, move: Move) -> str:
         return "it builds a foundation"
     after = game.after(move)
     if move.source.startswith("t"):
-        col = after._cols[int(move.source[1:]) - 1]
+        col = after.column_codes[int(move.source[1:]) - 1]
         if not col:
             return "it empties a column, a space for a King"
         uncovered = CARDS[col[-1]].unicode
-        if after._foundation_pile(col[-1]) is not None:
+        if after.foundation_for(col[-1]) is not None:
             return f"it frees {uncovered} for a foundation"
         return f"it uncovers {uncovered}"
     if move.target == "reserve":
@@ -123,8 +123,8 @@ class GameResult:
 
 def play_game(game: Game, strategy: Strategy, max_moves: int = 2000) -> Game:
     """Let ``strategy`` play ``game`` until it is over, gives up or ``max_moves`` are played."""
-    while len(game._history) < max_moves:
-        if game._pos >= len(game._deck) and game.status != "playing":
+    while game.ply < max_moves:
+        if not game.can_deal and game.status != "playing":
             break
         move = strategy(game)
         if move is None:
@@ -153,7 +153,7 @@ def play_games(
         game = play_game(Game.new(seed, rules), strategy, max_moves)
         status = game.status
         results.append(
-            GameResult(seed, status == "won", status, game.foundation_count, len(game._history))
+            GameResult(seed, status == "won", status, game.foundation_count, game.ply)
         )
     return results
 

@@ -6,24 +6,41 @@ Each deal is solved in a worker (local processes by default; a Dask cluster with
 ``--scheduler tcp://host:8786`` when ``dask[distributed]`` is installed). Results are
 appended to a CSV file as they arrive, so an interrupted study resumes where it stopped,
 and a summary gives the share of winnable, unwinnable and unknown deals with 95% intervals.
+
+The CSV survives any kill: the file is created with its header in one atomic step; each row
+is written whole in one write and flushed; on resume a truncated last line (a kill mid-write)
+is cut off, damaged rows are skipped and reported, and a deal recorded twice counts once.
+SIGTERM (and Ctrl-C) stop the workers too, and a worker whose study process is gone (even
+by SIGKILL) stops by itself.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
+import io
 import math
+import os
+import signal
 import sys
-from collections.abc import Iterable, Iterator
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
+from .deals import MAX_DEAL
 from .game import Game
 from .rules import PRESETS
+from .savefile import write_atomic
 from .solver import UNKNOWN, UNWINNABLE, WINNABLE, solve
 
 FIELDS = ("rules", "deal", "status", "seconds", "nodes", "moves", "greedy_won")
+HEADER = ",".join(FIELDS) + "\n"
+MAX_STUDY_DEALS = 1_000_000  #: the most deals one --deals may name
+Report = Callable[[str], None]
 
 
 def solve_deal(rules: str, deal: int, time_limit: float) -> dict:
@@ -43,16 +60,48 @@ def solve_deal(rules: str, deal: int, time_limit: float) -> dict:
     }
 
 
+# ----------------------------------------------------------------------------- deal specs
+
+
 def parse_deals(text: str) -> list[int]:
-    """``"1..1000"``, ``"5"`` or ``"1..10,20..30"`` as a list of deal numbers."""
-    deals: list[int] = []
-    for part in text.split(","):
-        first, _, last = part.strip().partition("..")
-        try:
-            deals.extend(range(int(first), int(last or first) + 1))
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{part!r} is not a deal range like 1..1000") from None
-    return deals
+    """``"1..1000"``, ``"5"`` or ``"1..10,20..30"`` as a list of deal numbers, each once, in
+    the order given. A bad spec raises :class:`argparse.ArgumentTypeError` saying why."""
+    deals: dict[int, None] = {}
+    for part in str(text).split(","):
+        first, last = _deal_range(part.strip())
+        if len(deals) + (last - first + 1) > MAX_STUDY_DEALS:
+            raise argparse.ArgumentTypeError(
+                f"{text[:40]!r} names more than {MAX_STUDY_DEALS:,} deals: split the study"
+            )
+        deals.update(dict.fromkeys(range(first, last + 1)))
+    return list(deals)
+
+
+def _deal_range(part: str) -> tuple[int, int]:
+    first, dots, last = part.partition("..")
+    if not dots:
+        last = first
+    if not (_is_number(first) and _is_number(last)):
+        raise argparse.ArgumentTypeError(
+            f"{part[:40]!r} is not a deal range like 1..1000 (or a deal number like 27)"
+        )
+    low, high = int(first), int(last)
+    if low < 1 or high > MAX_DEAL:
+        raise argparse.ArgumentTypeError(
+            f"{part!r}: deal numbers run from 1 to 10**20 - 1 (there is no deal 0)"
+        )
+    if low > high:
+        raise argparse.ArgumentTypeError(
+            f"{part!r} is an empty range: write the lower number first, as in {high}..{low}"
+        )
+    return low, high
+
+
+def _is_number(text: str) -> bool:
+    return text.isascii() and text.isdigit() and len(text) <= 20
+
+
+# ----------------------------------------------------------------------------- summaries
 
 
 def wilson(successes: int, total: int, z: float = 1.96) -> tuple[float, float]:
@@ -77,6 +126,9 @@ class Summary:
     greedy_won: int
 
     def lines(self) -> list[str]:
+        if not self.deals:
+            return [f"{self.rules}: no deals solved yet"]
+
         def share(count: int) -> str:
             low, high = wilson(count, self.deals)
             interval = f"95% CI {100 * low:.1f}–{100 * high:.1f}%"
@@ -98,11 +150,97 @@ def summarise(rows: Iterable[dict], rules: str) -> Summary:
     return Summary(rules, len(rows), count(WINNABLE), count(UNWINNABLE), count(UNKNOWN), greedy)
 
 
-def read_results(path: Path) -> list[dict]:
+# ----------------------------------------------------------------------------- the CSV
+
+
+class StudyFileError(Exception):
+    """The results file is not a study's CSV (its first line is not the header)."""
+
+
+def _stderr(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def _check_row(row: list[str]) -> dict | None:
+    """The row as a dict if every field is sound, else None."""
+    if len(row) != len(FIELDS):
+        return None
+    record = dict(zip(FIELDS, row, strict=True))
+    try:
+        sound = (
+            record["rules"] in PRESETS
+            and _is_number(record["deal"])
+            and 1 <= int(record["deal"]) <= MAX_DEAL
+            and record["status"] in (WINNABLE, UNWINNABLE, UNKNOWN)
+            and math.isfinite(float(record["seconds"]))
+            and record["nodes"].isdigit()
+            and record["moves"].isdigit()
+            and record["greedy_won"] in ("0", "1")
+        )
+    except ValueError:
+        return None
+    return record if sound else None
+
+
+def _fields(line: str) -> list[str]:
+    try:
+        return next(csv.reader([line]), [])
+    except csv.Error:
+        return []
+
+
+def read_results(path: Path, report: Report = _stderr) -> list[dict]:
+    """The sound rows of a study file, each (rules, deal) once (the first row of it counts);
+    a damaged row or a truncated last line is skipped and reported. A missing or empty file
+    has none. :class:`StudyFileError` if the file is not a study's CSV at all."""
     if not path.exists():
         return []
-    with path.open(newline="") as handle:
-        return list(csv.DictReader(handle))
+    text = path.read_bytes().decode("utf-8", "replace")
+    if not text:
+        return []
+    lines = [line.removesuffix("\r") for line in text.split("\n")]  # older files: CRLF
+    if lines[0] + "\n" != HEADER:
+        raise StudyFileError(
+            f"{path} is not a study's results file (its first line is not {HEADER.strip()!r}); "
+            "move it away or choose another --out"
+        )
+    if lines[-1]:
+        report(f"{path}: the last line was cut off (an interrupted write); it is not counted")
+    rows, seen, bad = [], set(), 0
+    for number, line in enumerate(lines[1:-1], start=2):
+        record = _check_row(_fields(line))
+        if record is None:
+            bad += 1
+            if bad <= 5:
+                report(f"{path}, line {number}: a damaged row, skipped: {line[:60]!r}")
+            continue
+        key = (record["rules"], int(record["deal"]))
+        if key not in seen:
+            seen.add(key)
+            rows.append(record)
+    if bad > 5:
+        report(f"{path}: {bad} damaged rows in all were skipped")
+    return rows
+
+
+def _open_for_append(path: Path, report: Report) -> io.TextIOWrapper:
+    """The results file, ready for rows: created with its header in one atomic step if it is
+    missing or empty; a truncated last line cut off first, so the next row starts a line."""
+    if not path.exists() or path.stat().st_size == 0:
+        write_atomic(path, HEADER)
+    else:
+        with path.open("rb+") as handle:
+            data = handle.read()
+            end = data.rfind(b"\n") + 1
+            if end < len(data):
+                handle.truncate(end)
+    return path.open("a", newline="", encoding="utf-8")
+
+
+def _row_text(row: dict) -> str:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerow([row[name] for name in FIELDS])
+    return out.getvalue()
 
 
 def run_study(
@@ -112,31 +250,54 @@ def run_study(
     executor: Executor,
     path: Path,
     progress: bool = True,
+    report: Report = _stderr,
 ) -> Summary:
     """Solve every deal not yet in ``path`` and append each result as it arrives."""
-    done = {int(r["deal"]) for r in read_results(path) if r["rules"] == rules}
-    todo = [deal for deal in deals if deal not in done]
-    new_file = not path.exists()
-    with path.open("a", newline="") as handle:
-        writer = csv.DictWriter(handle, FIELDS)
-        if new_file:
-            writer.writeheader()
-        for row in _as_they_come(executor, rules, todo, time_limit, progress):
-            writer.writerow(row)
+    done = {int(r["deal"]) for r in read_results(path, report) if r["rules"] == rules}
+    todo = [deal for deal in dict.fromkeys(deals) if deal not in done]
+    with _open_for_append(path, report) as handle:
+        for row in _as_they_come(executor, rules, todo, time_limit, progress, report):
+            handle.write(_row_text(row))  # one write: a row lands whole or not at all
             handle.flush()
+            os.fsync(handle.fileno())
     wanted = set(deals)
-    return summarise((r for r in read_results(path) if int(r["deal"]) in wanted), rules)
+    quiet = lambda text: None  # noqa: E731  (already reported above)
+    return summarise((r for r in read_results(path, quiet) if int(r["deal"]) in wanted), rules)
 
 
-def _as_they_come(executor, rules, deals, time_limit, progress) -> Iterator[dict]:
-    futures = [executor.submit(solve_deal, rules, deal, time_limit) for deal in deals]
+def _as_they_come(executor, rules, deals, time_limit, progress, report) -> Iterator[dict]:
+    futures = {executor.submit(solve_deal, rules, deal, time_limit): deal for deal in deals}
     finished = as_completed(futures)
     if progress:
         from tqdm.auto import tqdm
 
         finished = tqdm(finished, total=len(futures), desc=rules, unit="deal")
-    for future in finished:
-        yield future.result()
+    try:
+        for future in finished:
+            try:
+                yield future.result()
+            except Exception as error:  # one deal's failure does not lose the others
+                report(f"{rules} deal {futures[future]} failed and is not recorded: {error}")
+    finally:
+        for future in futures:
+            future.cancel()
+
+
+# ----------------------------------------------------------------------------- workers
+
+
+def _watch_parent() -> None:
+    """In a worker: end this process as soon as its parent is gone: the study process (killed,
+    even by SIGKILL), or the fork server that made it, which ends with the study. The worker is
+    then handed to another parent, and a watch thread notices."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="watch-study-process").start()
 
 
 def make_executor(workers: int, scheduler: str | None) -> Executor:
@@ -148,7 +309,33 @@ def make_executor(workers: int, scheduler: str | None) -> Executor:
                 "--scheduler needs Dask: pip install 'milligan-widget[dask]'"
             ) from None
         return Client(scheduler).get_executor()
-    return ProcessPoolExecutor(max_workers=workers)
+    return ProcessPoolExecutor(max_workers=workers, initializer=_watch_parent)
+
+
+def _stop_workers(executor: Executor) -> None:
+    """Cancel what is queued and end the worker processes now (not after their deal)."""
+    try:
+        executor.shutdown(wait=False, cancel_futures=True)
+    except TypeError:  # an executor without cancel_futures (Dask's, in old versions)
+        executor.shutdown(wait=False)
+    processes = getattr(executor, "_processes", None) or {}
+    for process in list(processes.values()):
+        with contextlib.suppress(Exception):
+            process.terminate()
+    for process in list(processes.values()):
+        with contextlib.suppress(Exception):
+            process.join(2)
+
+
+class _Terminated(BaseException):
+    """SIGTERM arrived: stop, keep what is written."""
+
+
+def _on_sigterm(signum, frame) -> None:
+    raise _Terminated
+
+
+# ----------------------------------------------------------------------------- command line
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -159,8 +346,8 @@ def main(argv: list[str] | None = None) -> int:
         "--rules", default="classic", help=f"a preset, or 'all' ({', '.join(PRESETS)})"
     )
     parser.add_argument("--deals", type=parse_deals, default=parse_deals("1..100"))
-    parser.add_argument("--time-limit", type=float, default=10.0, help="seconds per deal")
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--time-limit", type=_seconds, default=10.0, help="seconds per deal")
+    parser.add_argument("--workers", type=_workers, default=2)
     parser.add_argument("--scheduler", help="address of a Dask scheduler")
     parser.add_argument("--out", type=Path, default=Path("study.csv"), help="results CSV (resumed)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -169,13 +356,48 @@ def main(argv: list[str] | None = None) -> int:
     for name in presets:
         if name not in PRESETS:
             parser.error(f"{name!r} is not a preset")
-    with make_executor(args.workers, args.scheduler) as executor:
+    try:
+        read_results(args.out, lambda text: None)
+    except StudyFileError as error:
+        parser.error(str(error))
+    return _run(args, presets)
+
+
+def _run(args: argparse.Namespace, presets: list[str]) -> int:
+    in_main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _on_sigterm) if in_main_thread else None
+    executor = make_executor(args.workers, args.scheduler)
+    try:
         for name in presets:
             summary = run_study(
                 name, args.deals, args.time_limit, executor, args.out, not args.quiet
             )
             print("\n".join(summary.lines()), flush=True)
+    except (_Terminated, KeyboardInterrupt) as stop:
+        _stop_workers(executor)
+        _stderr(f"stopped: the results so far are in {args.out}; run again to resume")
+        return 128 + (signal.SIGTERM if isinstance(stop, _Terminated) else signal.SIGINT)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+    executor.shutdown(wait=True)
     return 0
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0")
+    return value
+
+
+def _workers(text: str) -> int:
+    if not (text.isascii() and text.isdigit() and 1 <= int(text) <= 256):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of workers (1 to 256)")
+    return int(text)
 
 
 if __name__ == "__main__":

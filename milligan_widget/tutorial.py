@@ -1,4 +1,4 @@
-"""The built-in lessons: every rule of RULES.md in order, the common mistakes, the variants.
+"""The built-in lessons: every rule of docs/rules.md §2 in order, the common mistakes, the variants.
 
 Each step is a full staged position (all 104 cards, or 52 for Little Milligan) built with
 :func:`~milligan_widget.lessons.stage`: the foundations hold most cards, the tableau shows
@@ -303,7 +303,7 @@ def _second_pile() -> Step:
 
 
 def learn_the_rules() -> Lesson:
-    """Every rule of RULES.md in order, then the common mistakes of seed 000.
+    """Every rule of docs/rules.md §2 in order, then the common mistakes players make.
 
     >>> [step.title for step in learn_the_rules().steps][:3]
     ['The deal', 'An Ace starts a foundation', 'Foundations build up in suit']
@@ -429,7 +429,8 @@ def _strict() -> Step:
 def _easy() -> Step:
     return Step(
         "Easy: weaving at any time",
-        "In the easy rules (seed 002) the reserve is open from the start, even with a stock. "
+        "In the easy rules (Solitaire Till Dawn's) the reserve is open from the start, "
+        "even with a stock. "
         "Set 5♦ 4♣ aside, play the 3♦ home, and bring them back.",
         _staged({1: "6C 3D 5D 4C", 3: "9H"}, rules="easy", p8="2D"),
         moves=["1:2>r", "1>f", "r>1"],
@@ -439,7 +440,7 @@ def _easy() -> Step:
 
 
 def variants_tour() -> Lesson:
-    """One step for each variant preset of RULES.md."""
+    """One step for each variant preset of docs/rules.md §4."""
     steps = [_millie(), _imperial_guards(), _single_card(), _milligan_cell()]
     steps += [_little_milligan(), _giant(), _strict(), _easy()]
     return Lesson(

@@ -1,7 +1,7 @@
-"""Property tests over random play, for every preset of RULES.md.
+"""Property tests over random play, for every preset of docs/rules.md §4.
 
 Each test walks a random line of legal play (a numbered deal, moves chosen by a seeded
-``random.Random``) and checks the engine against the rules as written in RULES.md, using
+``random.Random``) and checks the engine against the rules as written in docs/rules.md, using
 only the public API: the checks here do not reuse the engine's own move logic.
 """
 
@@ -82,7 +82,7 @@ def snapshot(game: Game) -> dict:
 
 
 def player_key(game: Game) -> tuple:
-    """RULES.md's notion of "the same position", computed independently of the engine:
+    """docs/rules.md §2.8's notion of "the same position", computed independently of the engine:
     column order, the order of same-suit foundations and of cells do not matter."""
     heights: dict[str, list[int]] = {s: [] for s in SUIT_ORDER}
     for suit, pile in zip(game.foundation_suits, game.foundations, strict=True):
@@ -148,119 +148,148 @@ def check_conservation(game: Game) -> None:
 
 
 def check_effect(game: Game, move: Move, before: dict) -> None:
-    """The position after ``move`` is what RULES.md says that move does, and the move
-    was allowed by RULES.md in the position ``before``."""
-    rules, after = game.rules, snapshot(game)
-    tab0, tab1 = before["tableau"], after["tableau"]
-    touched: set[str] = set()
+    """The position after ``move`` is what docs/rules.md §2 says that move does, and the move
+    was allowed by docs/rules.md §2 in the position ``before``."""
+    effect = _Effect(game, move, before)
+    getattr(effect, _kind(move))()
+    effect.nothing_else_changed()
 
-    def check_onto(cards: list[str], col: int) -> None:
+
+def _kind(move: Move) -> str:
+    """The name of the :class:`_Effect` method that checks this kind of move."""
+    source, target = move.source, move.target
+    if move.is_deal:
+        return "deal"
+    if source.startswith("t"):
+        return {"t": "column_to_column", "f": "column_to_foundation", "r": "column_to_reserve",
+                "c": "column_to_cell"}[target[0]]
+    return {"r": "from_reserve", "f": "from_foundation", "c": "from_cell"}[source[0]]
+
+
+class _Effect:
+    """The checks of :func:`check_effect`, one method per kind of move."""
+
+    def __init__(self, game: Game, move: Move, before: dict) -> None:
+        self.game, self.move, self.rules = game, move, game.rules
+        self.before, self.after = before, snapshot(game)
+        self.tab0, self.tab1 = before["tableau"], self.after["tableau"]
+        self.touched: set[str] = set()
+
+    def onto(self, cards: list[str], col: int) -> None:
         """``cards`` were put on column ``col``: they must be a run that fits there."""
+        move, tab0 = self.move, self.tab0
         assert is_run(cards), (move, cards)
         if tab0[col]:
             assert fits_on(cards[0], tab0[col][-1]), (move, cards, tab0[col])
-        elif rules.empty_column == "king":
+        elif self.rules.empty_column == "king":
             assert rank(cards[0]) == 13, (move, cards)
-        assert tab1[col] == tab0[col] + cards, move
-        touched.add(f"t{col}")
+        assert self.tab1[col] == tab0[col] + cards, move
+        self.touched.add(f"t{col}")
 
-    def check_taken(col: int, k: int) -> list[str]:
+    def taken(self, col: int, k: int) -> list[str]:
         """The top ``k`` cards left column ``col``: they must be an available run."""
+        move, tab0 = self.move, self.tab0
         assert k >= 1, move
         cards = tab0[col][-k:]
         assert len(cards) == k and is_run(cards), (move, tab0[col], k)
-        assert tab1[col] == tab0[col][:-k], move
-        touched.add(f"t{col}")
+        assert self.tab1[col] == tab0[col][:-k], move
+        self.touched.add(f"t{col}")
         return cards
 
-    def check_to_foundation(card: str) -> None:
-        piles = zip(before["foundations"], after["foundations"], strict=True)
-        grown = [i for i, (p0, p1) in enumerate(piles) if len(p1) != len(p0)]
+    def home(self, card: str) -> None:
+        before, after, move = self.before["foundations"], self.after["foundations"], self.move
+        grown = [i for i, (p0, p1) in enumerate(zip(before, after, strict=True)) if p1 != p0]
         assert len(grown) == 1, move
         pile = grown[0]
-        assert after["foundations"][pile] == before["foundations"][pile] + [card], move
+        assert after[pile] == before[pile] + [card], move
         if move.target != "f":
             assert move.target == f"f{pile + 1}", move
-        touched.add("foundations")
+        self.touched.add("foundations")
 
-    source, target = move.source, move.target
-    if move.is_deal:
+    def deal(self) -> None:
+        before, after, tab0 = self.before, self.after, self.tab0
         n = min(len(tab0), before["stock"])
         assert n > 0 and after["stock"] == before["stock"] - n
-        dealt = [str(c) for c in game.deck][rules.card_count - before["stock"] :][:n]
+        dealt = [str(c) for c in self.game.deck][self.rules.card_count - before["stock"] :][:n]
         for i in range(len(tab0)):
-            assert tab1[i] == tab0[i] + ([dealt[i]] if i < n else []), move
-        touched.update(f"t{i}" for i in range(len(tab0)))
-    elif source.startswith("t") and target.startswith("t"):
-        src, dst = column_number(source), column_number(target)
-        k = len(tab0[src]) - len(tab1[src])
-        if move.count is not None:
-            assert k == move.count, move
+            assert self.tab1[i] == tab0[i] + ([dealt[i]] if i < n else []), self.move
+        self.touched.update(f"t{i}" for i in range(len(tab0)))
+
+    def column_to_column(self) -> None:
+        src, dst = column_number(self.move.source), column_number(self.move.target)
+        k = len(self.tab0[src]) - len(self.tab1[src])
+        if self.move.count is not None:
+            assert k == self.move.count, self.move
         # The top k cards of the source are now the top k cards of the target.
-        check_onto(check_taken(src, k), dst)
-    elif source.startswith("t") and target.startswith("f"):
-        card = check_taken(column_number(source), 1)[0]
-        check_to_foundation(card)
-    elif source.startswith("t") and target == "reserve":
+        self.onto(self.taken(src, k), dst)
+
+    def column_to_foundation(self) -> None:
+        self.home(self.taken(column_number(self.move.source), 1)[0])
+
+    def column_to_reserve(self) -> None:
+        rules, before, move = self.rules, self.before, self.move
         assert rules.reserve != "none" and not before["reserve"]
         if rules.reserve_opens == "stock-empty":
             assert before["stock"] == 0, "the reserve opens when the stock is empty"
         k = move.count or 1
         assert k == 1 or rules.reserve == "sequence"
-        assert after["reserve"] == check_taken(column_number(source), k), move
-        touched.add("reserve")
-    elif source == "reserve":
-        res0, res1 = before["reserve"], after["reserve"]
+        assert self.after["reserve"] == self.taken(column_number(move.source), k), move
+        self.touched.add("reserve")
+
+    def from_reserve(self) -> None:
+        res0, res1, move = self.before["reserve"], self.after["reserve"], self.move
         k = len(res0) - len(res1)
         assert k >= 1 and res1 == res0[:-k], move
-        touched.add("reserve")
-        if rules.reserve_unload == "whole":
+        self.touched.add("reserve")
+        if self.rules.reserve_unload == "whole":
             assert k == len(res0), "the reserve gives back only its whole unit"
-        if target.startswith("t"):
-            check_onto(res0[-k:], column_number(target))
+        if move.target.startswith("t"):
+            self.onto(res0[-k:], column_number(move.target))
         else:
-            assert target.startswith("f") and k == 1 and rules.reserve_to_foundation, move
-            check_to_foundation(res0[-1])
-    elif source.startswith("f"):
-        pile = int(source[1:]) - 1
-        stock_empty = before["stock"] == 0
-        assert rules.foundation_takeback == "always" or (
-            rules.foundation_takeback == "stock-empty" and stock_empty
-        ), move
-        card = before["foundations"][pile][-1]
-        assert after["foundations"][pile] == before["foundations"][pile][:-1]
-        touched.add("foundations")
-        check_onto([card], column_number(target))
-    elif target.startswith("c"):
-        card = check_taken(column_number(source), 1)[0]
-        cells = zip(before["cells"], after["cells"], strict=True)
-        filled = [i for i, (a, b) in enumerate(cells) if a != b]
-        assert len(filled) == 1 and before["cells"][filled[0]] is None, move
-        assert after["cells"][filled[0]] == card
-        if target != "c":
-            assert target == f"c{filled[0] + 1}"
-        touched.add("cells")
-    elif source.startswith("c"):
-        cell = int(source[1:]) - 1
-        card = before["cells"][cell]
-        assert card is not None and after["cells"][cell] is None, move
-        touched.add("cells")
-        if target.startswith("t"):
-            check_onto([card], column_number(target))
-        else:
-            check_to_foundation(card)
-    else:  # pragma: no cover - every kind of move is handled above
-        pytest.fail(f"unexpected move {move}")
+            assert move.target.startswith("f") and k == 1 and self.rules.reserve_to_foundation
+            self.home(res0[-1])
 
-    # Nothing else changed.
-    for i in range(len(tab0)):
-        if f"t{i}" not in touched:
-            assert tab1[i] == tab0[i], (move, i)
-    for part in ("foundations", "reserve", "cells"):
-        if part not in touched:
-            assert after[part] == before[part], (move, part)
-    if not move.is_deal:
-        assert after["stock"] == before["stock"]
+    def from_foundation(self) -> None:
+        move, takeback = self.move, self.rules.foundation_takeback
+        pile = int(move.source[1:]) - 1
+        stock_empty = self.before["stock"] == 0
+        assert takeback == "always" or (takeback == "stock-empty" and stock_empty), move
+        card = self.before["foundations"][pile][-1]
+        assert self.after["foundations"][pile] == self.before["foundations"][pile][:-1]
+        self.touched.add("foundations")
+        self.onto([card], column_number(move.target))
+
+    def column_to_cell(self) -> None:
+        move, before, after = self.move, self.before["cells"], self.after["cells"]
+        card = self.taken(column_number(move.source), 1)[0]
+        filled = [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b]
+        assert len(filled) == 1 and before[filled[0]] is None, move
+        assert after[filled[0]] == card
+        if move.target != "c":
+            assert move.target == f"c{filled[0] + 1}"
+        self.touched.add("cells")
+
+    def from_cell(self) -> None:
+        move = self.move
+        cell = int(move.source[1:]) - 1
+        card = self.before["cells"][cell]
+        assert card is not None and self.after["cells"][cell] is None, move
+        self.touched.add("cells")
+        if move.target.startswith("t"):
+            self.onto([card], column_number(move.target))
+        else:
+            self.home(card)
+
+    def nothing_else_changed(self) -> None:
+        move, before, after = self.move, self.before, self.after
+        for i in range(len(self.tab0)):
+            if f"t{i}" not in self.touched:
+                assert self.tab1[i] == self.tab0[i], (move, i)
+        for part in ("foundations", "reserve", "cells"):
+            if part not in self.touched:
+                assert after[part] == before[part], (move, part)
+        if not move.is_deal:
+            assert after["stock"] == before["stock"]
 
 
 def run_length(cards: list[str]) -> int:
@@ -296,67 +325,95 @@ def signature(state: dict, move: Move) -> tuple:
 
 
 def expected_signatures(game: Game, state: dict) -> set[tuple]:
-    """Every legal move by RULES.md and the rule options, worked out from scratch."""
-    rules, tableau = game.rules, state["tableau"]
-    reserve, cells = state["reserve"], state["cells"]
-    columns = range(len(tableau))
-    found_tops: dict[str, list[int]] = {}
-    for suit, pile in zip(game.foundation_suits, state["foundations"], strict=True):
-        found_tops.setdefault(suit, []).append(len(pile))
-
-    def goes_home(card: str) -> bool:
-        return rank(card) - 1 in found_tops[Card.parse(card).suit]
-
-    def can_take(cards: list[str], j: int) -> bool:
-        """May column ``j`` take ``cards`` (a run, bottom card first)?"""
-        if tableau[j]:
-            return fits_on(cards[0], tableau[j][-1])
-        return rules.empty_column == "any" or rank(cards[0]) == 13
-
+    """Every legal move by docs/rules.md §2 and the rule options (§3), worked out from scratch."""
+    rules = _RulesAt(game, state)
     moves: set[tuple] = set()
     if state["stock"]:
         moves.add(("stock", "tableau", 1))
-    reserve_open = (
-        rules.reserve != "none"
-        and not reserve
-        and (rules.reserve_opens == "any-time" or state["stock"] == 0)
-    )
-    for i in columns:
-        col = tableau[i]
-        if not col:
-            continue
-        run = run_length(col)
-        if goes_home(col[-1]):
-            moves.add((f"t{i + 1}", "f", 1))
-        for k in range(1, run + 1):
-            for j in columns:
-                if j != i and can_take(col[-k:], j):
-                    moves.add((f"t{i + 1}", f"t{j + 1}", k))
-            if reserve_open and (k == 1 or rules.reserve == "sequence"):
-                moves.add((f"t{i + 1}", "reserve", k))
-        if None in cells:
-            moves.add((f"t{i + 1}", "c", 1))
-    if reserve:
-        parts = range(1, len(reserve) + 1) if rules.reserve_unload == "any-part" else [len(reserve)]
-        for k in parts:
-            for j in columns:
-                if can_take(reserve[-k:], j):
-                    moves.add(("reserve", f"t{j + 1}", k))
-        whole_or_single = rules.reserve_unload == "any-part" or len(reserve) == 1
-        if rules.reserve_to_foundation and whole_or_single and goes_home(reserve[-1]):
-            moves.add(("reserve", "f", 1))
-    takeback = rules.foundation_takeback == "always" or (
-        rules.foundation_takeback == "stock-empty" and state["stock"] == 0
-    )
-    for p, pile in enumerate(state["foundations"]):
-        if takeback and pile:
-            moves.update((f"f{p + 1}", f"t{j + 1}", 1) for j in columns if can_take(pile[-1:], j))
-    for n, card in enumerate(cells):
-        if card is not None:
-            moves.update((f"c{n + 1}", f"t{j + 1}", 1) for j in columns if can_take([card], j))
-            if goes_home(card):
-                moves.add((f"c{n + 1}", "f", 1))
+    for i in rules.columns:
+        moves |= rules.column_moves(i)
+    moves |= rules.reserve_moves()
+    moves |= rules.takeback_and_cell_moves()
     return moves
+
+
+class _RulesAt:
+    """The rules, worked out from scratch, in the position ``state`` of ``game``."""
+
+    def __init__(self, game: Game, state: dict) -> None:
+        self.rules, self.state = game.rules, state
+        self.tableau = state["tableau"]
+        self.columns = range(len(self.tableau))
+        self.found_tops: dict[str, list[int]] = {}
+        for suit, pile in zip(game.foundation_suits, state["foundations"], strict=True):
+            self.found_tops.setdefault(suit, []).append(len(pile))
+        rules = self.rules
+        self.reserve_open = (
+            rules.reserve != "none"
+            and not state["reserve"]
+            and (rules.reserve_opens == "any-time" or state["stock"] == 0)
+        )
+
+    def goes_home(self, card: str) -> bool:
+        return rank(card) - 1 in self.found_tops[Card.parse(card).suit]
+
+    def can_take(self, cards: list[str], j: int) -> bool:
+        """May column ``j`` take ``cards`` (a run, bottom card first)?"""
+        if self.tableau[j]:
+            return fits_on(cards[0], self.tableau[j][-1])
+        return self.rules.empty_column == "any" or rank(cards[0]) == 13
+
+    def column_moves(self, i: int) -> set[tuple]:
+        col, moves, source = self.tableau[i], set(), f"t{i + 1}"
+        if not col:
+            return moves
+        if self.goes_home(col[-1]):
+            moves.add((source, "f", 1))
+        for k in range(1, run_length(col) + 1):
+            moves.update(
+                (source, f"t{j + 1}", k)
+                for j in self.columns
+                if j != i and self.can_take(col[-k:], j)
+            )
+            if self.reserve_open and (k == 1 or self.rules.reserve == "sequence"):
+                moves.add((source, "reserve", k))
+        if None in self.state["cells"]:
+            moves.add((source, "c", 1))
+        return moves
+
+    def reserve_moves(self) -> set[tuple]:
+        reserve, rules, moves = self.state["reserve"], self.rules, set()
+        if not reserve:
+            return moves
+        any_part = rules.reserve_unload == "any-part"
+        for k in range(1, len(reserve) + 1) if any_part else [len(reserve)]:
+            moves.update(
+                ("reserve", f"t{j + 1}", k) for j in self.columns
+                if self.can_take(reserve[-k:], j)
+            )
+        whole_or_single = any_part or len(reserve) == 1
+        if rules.reserve_to_foundation and whole_or_single and self.goes_home(reserve[-1]):
+            moves.add(("reserve", "f", 1))
+        return moves
+
+    def takeback_and_cell_moves(self) -> set[tuple]:
+        takeback, moves = self.rules.foundation_takeback, set()
+        if takeback == "always" or (takeback == "stock-empty" and self.state["stock"] == 0):
+            for p, pile in enumerate(self.state["foundations"]):
+                if pile:
+                    moves.update(
+                        (f"f{p + 1}", f"t{j + 1}", 1) for j in self.columns
+                        if self.can_take(pile[-1:], j)
+                    )
+        for n, card in enumerate(self.state["cells"]):
+            if card is not None:
+                moves.update(
+                    (f"c{n + 1}", f"t{j + 1}", 1) for j in self.columns
+                    if self.can_take([card], j)
+                )
+                if self.goes_home(card):
+                    moves.add((f"c{n + 1}", "f", 1))
+        return moves
 
 
 def step_check(game: Game, move: Move, before: dict) -> None:
@@ -372,7 +429,7 @@ def step_check(game: Game, move: Move, before: dict) -> None:
 @given(seed=deal_numbers, walk_seed=walk_seeds, steps=st.integers(0, 150), bias=deal_bias)
 def test_random_legal_play(preset, seed, walk_seed, steps, bias):
     """Cards are conserved; every generated move is accepted, explained as legal, unique,
-    round-trips through its notation, is allowed by RULES.md and does what it says."""
+    round-trips through its notation, is allowed by docs/rules.md §2 and does what it says."""
     game = Game.new(seed, preset)
     assert game.rules.name == preset
     rng = random.Random(walk_seed)
@@ -515,7 +572,7 @@ def test_copy_is_independent(preset, seed, walk_seed, steps, bias):
 @given(seed=deal_numbers, walk_seed=walk_seeds, steps=st.integers(0, 150), bias=deal_bias)
 def test_position_key_is_the_players_notion_of_a_position(preset, seed, walk_seed, steps, bias):
     """Equal games have equal keys, and position_key() groups the positions of a line of
-    play exactly as RULES.md's definition of "the same position" does."""
+    play exactly as docs/rules.md §2.8's definition of "the same position" does."""
     game = Game.new(seed, preset)
     positions = walk(game, random.Random(walk_seed), steps, bias)
     for ply in range(0, len(positions), max(1, len(positions) // 8)):

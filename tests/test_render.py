@@ -337,7 +337,7 @@ def test_describe_deals():
     assert little.describe("d") == "deal a row of 7 cards"
     for _ in range(6):
         little.deal()
-    # 52 = 7 + 6 rows of 7 + a last short row of 3 (RULES.md).
+    # 52 = 7 + 6 rows of 7 + a last short row of 3 (docs/rules.md §2.6).
     assert little.stock_count == 3
     assert little.describe("d") == "deal a row of 3 cards"
 

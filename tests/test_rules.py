@@ -1,4 +1,4 @@
-"""The worked examples of RULES.md, each with the reason a player is told."""
+"""The worked examples of docs/rules.md §5, each with the reason a player is told."""
 
 import pytest
 

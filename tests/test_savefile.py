@@ -152,12 +152,17 @@ def test_a_seed_only_save_with_no_moves_is_the_deal(tmp_path):
     assert loaded.stock_count == 52 - 7 and len(loaded.tableau) == 7
 
 
-def test_the_deck_counts_more_than_the_seed(tmp_path):
-    """A saved deck replays even if deal numbering changed: the deck is what is dealt."""
+def test_a_seed_that_does_not_deal_the_deck_is_refused(tmp_path):
+    """D10: the seed must deal the saved deck under the saved rules."""
     doc = document(Game.new(2))
     doc["seed"] = 1
-    loaded = Game.load(write(tmp_path, doc))
-    assert [str(c) for c in loaded.deck] == [str(c) for c in Game.new(2).deck]
+    refused(tmp_path, doc, "deck is not the one deal 1 deals", "changed or is damaged")
+    doc = document(Game.new(2, "little-milligan"))
+    doc["rules"] = Game.new(2).rules.to_dict()  # a one-deck deck under two-deck rules
+    refused(tmp_path, doc, "deck")
+    doc = document(Game.new(2))
+    doc["seed"] = None  # the same deck as a custom deck: fine
+    assert Game.load(write(tmp_path, doc)) == Game.new(2)
 
 
 def test_custom_deck_game_round_trips(tmp_path):
@@ -367,6 +372,7 @@ def test_a_tampered_deck_breaks_the_replay(tmp_path):
     doc = document(short_game())
     assert doc["deck"][20:22] == ["KD", "2H"]
     doc["deck"][20], doc["deck"][21] = "2H", "KD"
+    doc["seed"] = None  # else the seed, which deals another deck, is refused first
     refused(tmp_path, doc, r"\bmove 3\b", "Q♣", "2♥")
 
 

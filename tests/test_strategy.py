@@ -7,13 +7,20 @@ import random
 import pytest
 
 from milligan_widget import PRESETS, Card, Game
-from milligan_widget.strategy import GameResult, greedy, play_game, play_games, random_player
+from milligan_widget.strategy import (
+    GameResult,
+    greedy,
+    hint,
+    play_game,
+    play_games,
+    random_player,
+)
 
 SEEDS = range(1, 6)
 
 
 def player_key(game: Game) -> tuple:
-    """RULES.md's "same position": column, same-suit foundation and cell order ignored."""
+    """docs/rules.md §2.8's "same position": column, same-suit foundation and cell order ignored."""
     heights: dict[str, list[int]] = {s: [] for s in "CSHD"}
     for suit, pile in zip(game.foundation_suits, game.foundations, strict=True):
         heights[suit].append(len(pile))
@@ -27,7 +34,7 @@ def player_key(game: Game) -> tuple:
 
 
 def really_lost(game: Game) -> bool:
-    """Lost by RULES.md, checked from scratch: stock empty, not won, and no legal move
+    """Lost by docs/rules.md §2.8, checked from scratch: stock empty, not won, and no legal move
     leads to a position not already reached in the current line of play."""
     if game.stock_count or game.foundation_count == game.rules.card_count:
         return False
@@ -130,13 +137,13 @@ def test_hint_is_a_legal_move_with_a_reason(preset):
         game = Game.new(seed, preset)
         while True:
             before, history = game.copy(), game.history
-            hint = game.hint()
+            found = hint(game)
             assert game == before and game.history == history  # hinting changes nothing
             if game.status != "playing":
-                assert hint is None
+                assert found is None
                 break
-            assert hint is not None, "a game still being played has a hint"
-            move, reason = hint
+            assert found is not None, "a game still being played has a hint"
+            move, reason = found
             assert move in game.legal_moves
             assert game.explain(move) is None
             assert isinstance(reason, str) and reason.strip()
@@ -163,7 +170,7 @@ def test_autoplay_wins_a_sorted_deck_and_a_won_game_has_no_hint(preset):
     assert game.status == "won" and game.is_over
     assert game.foundation_count == game.rules.card_count
     assert all(not col for col in game.tableau)
-    assert game.hint() is None
+    assert hint(game) is None
     assert game.safe_foundation_moves() == []
     assert really_lost(game) is False
 
@@ -171,13 +178,13 @@ def test_autoplay_wins_a_sorted_deck_and_a_won_game_has_no_hint(preset):
 def test_hint_on_a_lost_game_is_none():
     lost = play_game(Game.new(1), greedy)
     assert lost.status == "lost" and really_lost(lost)
-    assert lost.hint() is None
+    assert hint(lost) is None
 
 
 def test_hint_deals_when_nothing_else_can_be_done():
     game = Game.new(1)  # the opening row of deal 1 has no move but the deal
     assert [str(m) for m in game.legal_moves] == ["d"]
-    move, reason = game.hint()
+    move, reason = hint(game)
     assert move.is_deal and reason
 
 

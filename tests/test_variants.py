@@ -1,4 +1,4 @@
-"""What tells each preset of RULES.md apart."""
+"""What tells each preset of docs/rules.md §4 apart."""
 
 import pytest
 
