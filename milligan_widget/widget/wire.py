@@ -443,14 +443,15 @@ class MilliganWidget(SolverAssistant, anywidget.AnyWidget):
                 time.sleep(delay)
 
     def save(self, path: str | Path) -> None:
-        """Save the game (deal, rules, history and comments) as JSON."""
-        Path(path).write_text(self.game.to_json(), encoding="utf-8")
+        """Save the game (deal, rules, history and comments) as JSON, atomically: an
+        interrupted save leaves the file as it was (:meth:`Game.save`)."""
+        self.game.save(path)
 
     @classmethod
     def load(cls, path: str | Path, **kwargs: Any) -> MilliganWidget:
         """A widget showing a game saved by :meth:`save` (``replay_viewer=True``: in the
         replay viewer, at the deal)."""
-        return cls(game=Game.from_json(Path(path).read_text(encoding="utf-8")), **kwargs)
+        return cls(game=Game.load(path), **kwargs)
 
     def on_move(self, callback: MoveCallback, remove: bool = False) -> None:
         """Call ``callback(move)`` after every move played (browser or Python)."""
@@ -875,7 +876,7 @@ def _as_saved_game(value: Any) -> Game | None:
     if isinstance(value, Game):
         return value
     if isinstance(value, Path) or (isinstance(value, str) and value.endswith(".json")):
-        return Game.from_json(Path(value).read_text(encoding="utf-8"))
+        return Game.load(value)
     if isinstance(value, str) and value.lstrip().startswith("{"):
         return Game.from_json(value)
     return None

@@ -172,3 +172,36 @@ def test_assigning_something_that_is_no_game_changes_nothing() -> None:
     assert snapshot(widget.game) == before
     assert Browser(widget).request({"type": "undo"})  # still answers
     assert widget.game.history == []
+
+
+# ------------------------------------------------------------------ D2, D3: files
+def test_an_interrupted_save_keeps_the_file_before_it(tmp_path, monkeypatch) -> None:
+    import os
+
+    path = tmp_path / "game.json"
+    widget = MilliganWidget(seed=8)
+    widget.play("d")
+    widget.save(path)
+    good = path.read_bytes()
+    widget.play("d")
+
+    def disk_full(*_args: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", disk_full)
+    with pytest.raises(OSError):
+        widget.save(path)
+    assert path.read_bytes() == good and sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
+
+
+def test_loading_a_file_that_is_not_text_is_a_save_file_error(tmp_path) -> None:
+    from milligan_widget import SaveFileError
+
+    path = tmp_path / "game.json"
+    path.write_bytes(b"\xff\xfe{not utf-8")
+    with pytest.raises(SaveFileError):
+        MilliganWidget.load(path)
+    widget = MilliganWidget(seed=8)
+    with pytest.raises(SaveFileError):
+        widget.show_replay(path)
+    assert widget.mode == "play"
