@@ -61,7 +61,6 @@ from .position import (
     KING,
     RESERVE_TO_COLUMN,
     RESERVE_TO_FOUNDATION,
-    run_length,
 )
 
 WINNABLE, UNWINNABLE, UNKNOWN = "winnable", "unwinnable", "unknown"
@@ -220,23 +219,10 @@ class _Search:
         return total
 
     def snapshot(self) -> tuple:
-        g = self.game
-        return (
-            tuple(map(bytes, g._cols)),
-            tuple(g._found),
-            g._pos,
-            bytes(g._reserve),
-            tuple(g._cells),
-        )
+        return self.game.snapshot()
 
     def load(self, snap: tuple) -> None:
-        g = self.game
-        cols, found, g._pos, reserve, cells = snap
-        g._cols = [list(c) for c in cols]
-        g._runs = [run_length(c) for c in g._cols]
-        g._found = list(found)
-        g._reserve = list(reserve)
-        g._cells = list(cells)
+        self.game.restore(snap)
 
     def won(self) -> bool:
         return sum(self.game._found) == self.total
