@@ -5,8 +5,9 @@
 - :mod:`.modes`: play, a lesson and the replay viewer, and what each allows;
 - :mod:`.assistant`: the solver's background work (hints, "still winnable?", Think longer,
   the solution playing back, the winning line remembered);
+- :mod:`.setaside`: the games Restart and New game replaced, which Undo brings back;
 - :mod:`.view`: the engine's position as the small view the front end draws
-  (``js/src/types.ts`` mirrors it).
+  (``js/src/types.ts`` mirrors it); :mod:`.lock` and :mod:`.words` serve them all.
 
 >>> from milligan_widget import MilliganWidget
 >>> MilliganWidget(seed=27).game.seed

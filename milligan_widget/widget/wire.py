@@ -30,9 +30,7 @@ import functools
 import random
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +53,7 @@ from milligan_widget.widget.assistant import (
 from milligan_widget.widget.lock import WidgetLock
 from milligan_widget.widget.lock import locked as _locked
 from milligan_widget.widget.modes import NOT_IN_LESSON, NOT_IN_REPLAY, ModeError
+from milligan_widget.widget.setaside import SetAside, SetAsideGames
 from milligan_widget.widget.words import moves as _moves
 from milligan_widget.widget.words import sentence
 
@@ -72,20 +71,6 @@ def _bundle(name: str) -> Path:
             "`pip install -e .` (it builds js/ with npm) or run `npm run build` in js/."
         )
     return path
-
-
-@dataclass(frozen=True)
-class _SetAside:
-    """A game that a restart or a new game replaced, kept as it was (its moves, redo list
-    and comments, the win remembered for it, its clock) so that Undo brings it back from the
-    start of the game that replaced it."""
-
-    action: str  # "restart" or "new game": what Undo takes back
-    game: Game
-    successor: Game  # the game that replaced it
-    line: tuple[Move, ...]
-    line_at: dict[tuple[Any, ...], int]
-    started: float
 
 
 class MilliganWidget(SolverAssistant, anywidget.AnyWidget):
@@ -139,7 +124,7 @@ class MilliganWidget(SolverAssistant, anywidget.AnyWidget):
         self._thought: _Verdict | None = None  # Think longer's newest verdict
         self._undecided: tuple[Any, ...] | None = None  # where a hint's solver had no answer
         # Games a restart or a new game replaced, which Undo brings back (newest last).
-        self._set_aside: deque[_SetAside] = deque(maxlen=MAX_SET_ASIDE)
+        self._set_aside = SetAsideGames(MAX_SET_ASIDE)
         self._check_on = check_winnable
         self._check_gen = 0
         self._checked: tuple[Any, ...] | None = None
@@ -293,30 +278,29 @@ class MilliganWidget(SolverAssistant, anywidget.AnyWidget):
             raise IllegalMoveError(reason)
         self._set_aside.pop()
         self._switch_to(entry.game, entry.started, (entry.line, entry.line_at))
-        self._publish(message=_undone(entry))
+        self._publish(message=entry.undone())
         return None
 
-    def _taken_back(self) -> _SetAside | None:
+    def _taken_back(self) -> SetAside | None:
         """The game that Undo brings back from the start of the game on show, if a restart
         or a new game put this one in its place."""
-        entry = self._set_aside[-1] if self._set_aside else None
-        return entry if entry is not None and entry.successor is self._game else None
+        return self._set_aside.replaced_by(self._game)
 
     def _set_aside_for(
         self,
         action: str,
         game: Game,
         line_at: dict[tuple[Any, ...], int] | None = None,
-        behind: _SetAside | None = None,
+        behind: SetAside | None = None,
     ) -> None:
         """Show ``game`` (not published) in place of the player's game, which Undo brings
         back from its start (``behind``: the game set aside before an untouched one, which
         Undo goes back to instead); ``line_at``: the remembered win, keyed for ``game``."""
         if behind is None:
-            behind = _SetAside(action, self._game, game, self._line, self._line_at, self._started)
+            behind = SetAside(action, self._game, game, self._line, self._line_at, self._started)
         line = (self._line, line_at) if line_at else ((), {})
         self._switch_to(game, line=line)
-        self._set_aside.append(dataclasses.replace(behind, action=action, successor=game))
+        self._set_aside.push(dataclasses.replace(behind, action=action, successor=game))
 
     @_locked
     def redo(self) -> Move:
@@ -844,19 +828,6 @@ class MilliganWidget(SolverAssistant, anywidget.AnyWidget):
 
 
 # ----------------------------------------------------------------- module helpers
-def _undone(entry: _SetAside) -> str:
-    """The message after Undo took back a restart or a new game."""
-    game = entry.game
-    played, redo = len(game.history), len(game.redo_moves)
-    if entry.action == "restart":
-        where = f"move {played}" if played else "the start"
-    else:
-        deal = f"deal #{game.seed}" if game.seed is not None else "the game you left"
-        where = f"{deal} after {_moves(played)}" if played else f"{deal} at its start"
-    later = f", with {_moves(redo)} to redo" if redo and not played else ""
-    return f"Undone: {entry.action} — back to {where}{later}."
-
-
 def _pick_seed(seed: int | None) -> int:
     return random.randint(1, 10**9) if seed is None else seed
 

@@ -98,7 +98,7 @@ def _full_deck() -> list[Any]:
 
 @pytest.mark.parametrize(
     "module", ["widget", "widget.requests", "widget.modes", "widget.lock", "widget.words",
-               "widget.assistant"],
+               "widget.assistant", "widget.setaside"],
 )  # fmt: skip
 def test_the_widget_modules_docstring_examples(module: str) -> None:
     import doctest
