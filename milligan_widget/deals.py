@@ -1,8 +1,20 @@
 """Numbered deals, identical to PySolFC's Miss Milligan deals of the same number.
 
 PySolFC builds the cards deck by deck (clubs, spades, hearts, diamonds; Ace to King),
-shuffles them with ``LCRandom31(n)`` for n < 32000 and ``MTRandom(n)`` above, using the
-generator's own ``shuffle``, and deals from the end of the list.
+shuffles them with one of two generators, and deals from the end of the list:
+
+* deals 1 .. 31999: the linear congruential generator of Microsoft's C library
+  (``LCRandom31``): ``state = state * 214013 + 2531011``, each draw being bits 16..30 of
+  the new state, and a position ``draw % (n + 1)``;
+* deals 32000 .. 10**20 - 1: the Mersenne Twister MT19937 seeded with the deal number
+  (``MTRandom``, a subclass of :class:`random.Random`), a position being
+  ``int(random() * (n + 1))``.
+
+Both shuffles are the same backward walk: for ``n`` from the last index down to 1, swap
+item ``n`` with the item at a drawn position ``0 .. n``. This is PySolFC's own shuffle, not
+:meth:`random.Random.shuffle` (which draws positions differently). The code here needs
+nothing outside the standard library, so it runs under Pyodide; the tests check it
+against the ``pysol-cards`` package.
 
 >>> [str(c) for c in deal_order(1)[:8]]
 ['3D', '5H', 'JC', 'KH', '5S', '5H', 'KC', 'KC']
@@ -10,13 +22,14 @@ generator's own ``shuffle``, and deals from the end of the list.
 
 from __future__ import annotations
 
-from pysol_cards.random import LCRandom31, MTRandom
+import random
 
 from .cards import CARDS, Card, full_deck
 from .errors import MilliganError, shown
 
 MAX_DEAL = 10**20 - 1
 _LCG_LIMIT = 32000
+_LCG_MASK = 0x7FFFFFFF  # only bits 16..30 are ever read, so 31 bits of state suffice
 
 
 def deal_order(number: int, decks: int = 2) -> list[Card]:
@@ -29,7 +42,35 @@ def deal_codes(number: int, decks: int = 2) -> list[int]:
     if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= MAX_DEAL:
         raise MilliganError(f"deal numbers run from 1 to 10**20 - 1, not {shown(number)}")
     cards = full_deck(decks)
-    generator = LCRandom31(number) if number < _LCG_LIMIT else MTRandom(number)
-    generator.shuffle(cards)
+    if number < _LCG_LIMIT:
+        lcg_shuffle(cards, number)
+    else:
+        mt_shuffle(cards, number)
     cards.reverse()
     return cards
+
+
+def lcg_shuffle(items: list, seed: int) -> list:
+    """Shuffle ``items`` in place as PySolFC's ``LCRandom31(seed)`` does (1 <= seed < 2**31)."""
+    if not 1 <= seed <= _LCG_MASK:
+        raise ValueError(f"the LCG shuffle takes seeds 1 .. 2**31 - 1, not {seed}")
+    state = seed
+    for n in range(len(items) - 1, 0, -1):
+        state = (state * 214013 + 2531011) & _LCG_MASK
+        j = (state >> 16) % (n + 1)
+        items[n], items[j] = items[j], items[n]
+    return items
+
+
+def mt_shuffle(items: list, seed: int) -> list:
+    """Shuffle ``items`` in place as PySolFC's ``MTRandom(seed)`` does (seed >= 0).
+
+    The generator is the standard library's MT19937, seeded from the 32-bit words of the
+    integer (``init_by_array``), exactly the generator ``MTRandom`` inherits; each
+    ``random()`` is the usual 53-bit float made from two 32-bit outputs.
+    """
+    draw = random.Random(seed).random
+    for n in range(len(items) - 1, 0, -1):
+        j = int(draw() * (n + 1))
+        items[n], items[j] = items[j], items[n]
+    return items
