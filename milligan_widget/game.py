@@ -493,6 +493,32 @@ class Game(Position):
         }.get(action[0])
         return explicit() if explicit else move
 
+    def find_move(self, source: str, target: str, count: int | None = None) -> Move:
+        """The move a gesture means: ``count`` cards (None: the run that fits) from pile
+        ``source`` dropped on pile ``target`` ("f" or "c": any that fits), as python-chess's
+        ``Board.find_move`` finds a move from two squares. It is spelled as the gesture names
+        it, with the count only where the engine needs one to know the move; an illegal
+        gesture raises :class:`IllegalMoveError` with the reason.
+
+        >>> game = Game.new(5)
+        >>> game.find_move("t2", "t6", 1)
+        Move('2>6')
+        >>> game.find_move("t2", "t5", 1)
+        Traceback (most recent call last):
+        ...
+        milligan_widget.errors.IllegalMoveError: 8♣ cannot go on 9♣: both are black
+        """
+        gesture = Move(source, target, count)
+        explicit = self.resolve(gesture)  # the reason, if there is no such move
+        if count is None:
+            return gesture
+        implied = Move(source, target, None)
+        try:
+            same = self.resolve(implied) == explicit
+        except IllegalMoveError:
+            same = False
+        return implied if same else gesture
+
     def after(self, move: Move | str) -> Game:
         """A copy of this game with ``move`` played (this game is untouched)."""
         game = self.copy()

@@ -7,7 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from milligan_widget import Card, CardError, Game, InvalidMoveError, MilliganError, Move, deal_order
+from milligan_widget import (
+    Card,
+    CardError,
+    Game,
+    IllegalMoveError,
+    InvalidMoveError,
+    MilliganError,
+    Move,
+    deal_order,
+)
 
 DEALS = json.loads((Path(__file__).parent / "data" / "pysolfc-deals.json").read_text())
 
@@ -138,3 +147,27 @@ def test_moves_compare_equal_to_their_text():
     assert move == "3:2>5" and move != "3>5" and "3:2>5" in [move]
     assert {move: 1}["3:2>5"] == 1
     assert "2>6" in Game.new(5).legal_moves
+
+
+def test_find_move_finds_every_legal_move_from_its_gesture():
+    """Each legal move, as a gesture (its source, where it lands, its count), is found again,
+    spelled without a count where the engine needs none; a refused gesture between columns
+    raises the engine's reason."""
+    for seed in range(1, 40):
+        game = Game.new(seed)
+        for _ in range(seed % 5):
+            game.play("d")
+        for move in game.legal_moves:
+            if move.source == "stock":
+                continue
+            explicit = game.resolve(move)
+            found = game.find_move(explicit.source, explicit.target, explicit.count)
+            assert game.resolve(found) == explicit
+            assert game.find_move(move.source, move.target) == move
+        legal = {(m.source, m.target) for m in game.legal_moves}
+        for a, b in ((a, b) for a in range(1, 9) for b in range(1, 9) if a != b):
+            if (f"t{a}", f"t{b}") in legal or not game.tableau[a - 1]:
+                continue
+            with pytest.raises(IllegalMoveError) as refused:
+                game.find_move(f"t{a}", f"t{b}", 1)
+            assert str(refused.value) == game.explain(Move(f"t{a}", f"t{b}", 1))

@@ -482,7 +482,10 @@ class MilliganWidget(SolverAssistant, anywidget.AnyWidget):
                 move = Move.parse(move)
             except ValueError as exc:
                 return self._lesson_feedback(Feedback(False, str(exc), legal=False), None)
-        matched = self._match_legal(move)
+        try:
+            matched = self._engine_move(move)
+        except IllegalMoveError:
+            matched = move  # the lesson says why, in its words
         before = run.game.copy()
         feedback = run.attempt(matched)
         last = _last(before, matched) if feedback.correct else None
@@ -646,13 +649,10 @@ class MilliganWidget(SolverAssistant, anywidget.AnyWidget):
             if not feedback.correct or feedback.move is None:
                 raise IllegalMoveError(feedback.message)
             return feedback.move
-        matched = self._match_legal(move)
-        last = _last(self.game, matched)
         try:
+            matched = self._engine_move(move)
+            last = _last(self.game, matched)
             description = self.game.describe(matched)
-        except (ValueError, IndexError, KeyError):
-            description = str(matched)
-        try:
             played = self.game.play(matched)
         except IllegalMoveError as exc:
             self._refuse(str(exc))
@@ -664,22 +664,12 @@ class MilliganWidget(SolverAssistant, anywidget.AnyWidget):
         self._notify(played)
         return played
 
-    def _match_legal(self, move: Move) -> Move:
-        """The engine's own spelling of ``move`` when it is legal, else ``move`` itself."""
+    def _engine_move(self, move: Move) -> Move:
+        """The engine's move for a gesture (:meth:`Game.find_move`); IllegalMoveError with
+        the reason if there is none."""
         if move.source == "stock":
             return move
-        count = views.move_count(self.game, move)
-        for legal in self.game.legal_moves:
-            if legal.source != move.source or views.move_count(self.game, legal) != count:
-                continue
-            if legal.target == move.target:
-                return legal
-            targets = views.resolve_targets(self.game, legal)
-            if move.target in targets:
-                return Move(legal.source, move.target, legal.count)
-            if move.target in ("f", "c") and any(t[0] == move.target for t in targets):
-                return legal
-        return move
+        return self.game.find_move(move.source, move.target, move.count)
 
     def _notify(self, move: Move) -> None:
         """Call the ``on_move`` callbacks once the lock is let go (they may ask for a hint
