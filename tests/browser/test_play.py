@@ -240,6 +240,7 @@ def test_a_focused_covered_card_stays_under_the_cards_on_it(notebook: Notebook) 
     notebook.page.keyboard.press("ArrowDown")  # a key press: the focus ring is on show
     notebook.page.keyboard.press("ArrowUp")
     assert focused(notebook.widget)["card"] == covered.get_attribute("data-card")
+    notebook.pile("t5").evaluate("el => el.scrollIntoView({block: 'center'})")
     box, on_it = covered.bounding_box(), cards.nth(2).bounding_box()
     strip = on_it["y"] - box["y"]
     # Below its strip the card on it is still what the player sees (and clicks).
