@@ -67,6 +67,3 @@ class SetAsideGames:
         """The newest game set aside, if ``game`` is the one that replaced it."""
         entry = self._games[-1] if self._games else None
         return entry if entry is not None and entry.successor is game else None
-
-    def __len__(self) -> int:
-        return len(self._games)
