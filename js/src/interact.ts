@@ -25,8 +25,10 @@ interface Drag {
   rects: DOMRect[];
   dx: number;
   dy: number;
-  /** The root's viewport origin when the drag began (the ghost is placed inside the root). */
+  /** The root's viewport origin when the drag began (the ghost is placed inside the root),
+   * and how far the root has moved since (the page scrolled under the drag). */
   origin: DOMPoint;
+  scrolled: { x: number; y: number };
 }
 
 interface Pending {
@@ -85,7 +87,7 @@ export class Interaction {
     el.addEventListener("dblclick", (e) => this.onDoubleClick(e));
     root.addEventListener("keydown", (e) => this.onKey(e));
     // The page may scroll under a drag (wheel, keys): keep the ghost on the pointer.
-    this.onScroll = () => this.drag && this.placeGhost(this.drag);
+    this.onScroll = () => this.drag && this.followScroll(this.drag);
     document.addEventListener("scroll", this.onScroll, { capture: true, passive: true });
   }
 
@@ -285,7 +287,7 @@ export class Interaction {
     this.root.appendChild(ghost);
     this.say("");
     this.selected = null;
-    this.drag = { grab: press.grab, cards: press.cards, ghost, x: press.x, y: press.y, rects, dx: 0, dy: 0, origin };
+    this.drag = { grab: press.grab, cards: press.cards, ghost, x: press.x, y: press.y, rects, dx: 0, dy: 0, origin, scrolled: { x: 0, y: 0 } };
     this.highlight();
   }
 
@@ -303,12 +305,17 @@ export class Interaction {
     this.placeGhost(d);
   }
 
-  /** Move the ghost by the pointer's travel, less the root's own (when the page scrolls). */
+  /** Move the ghost by the pointer's travel, less the root's own (no layout read: a move
+   * of the pointer is the hot path). */
   private placeGhost(d: Drag): void {
+    d.ghost.style.transform = `translate(${d.dx - d.scrolled.x}px, ${d.dy - d.scrolled.y}px)`;
+  }
+
+  /** The page scrolled under the drag: measure how far the root went, keep the ghost put. */
+  private followScroll(d: Drag): void {
     const now = originOf(this.root);
-    const x = d.dx + d.origin.x - now.x;
-    const y = d.dy + d.origin.y - now.y;
-    d.ghost.style.transform = `translate(${x}px, ${y}px)`;
+    d.scrolled = { x: now.x - d.origin.x, y: now.y - d.origin.y };
+    this.placeGhost(d);
   }
 
   private drop(drag: Drag, e: PointerEvent): void {
