@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import functools
 import math
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -37,8 +36,6 @@ THINK_TIME = 30.0  # seconds Think longer gives the solver, doubled on each pres
 MAX_THINK_TIME = 480.0  # ... up to this
 PROGRESS_SHOWN = 0.5  # seconds between two progress updates of Think longer
 NO_ANALYSIS = {"enabled": False, "state": None, "why": "", "can_think": False}
-THREAD_STACK = 256 * 1024 * 1024  # the solver's depth-first search recurses deeply
-_spawn_lock = threading.Lock()
 
 
 class _Job:
@@ -606,31 +603,14 @@ class SolverAssistant:
         return thread
 
     def _spawn(self, target: Callable[..., Any], *args: Any) -> threading.Thread:
-        _deep_recursion()
-        with _spawn_lock:  # a big stack for the solver's recursion, for this thread only
-            size = threading.stack_size()
-            threading.stack_size(THREAD_STACK)
-            try:
-                thread = threading.Thread(target=target, args=args, daemon=True)
-                thread.start()
-            finally:
-                threading.stack_size(size)
+        thread = threading.Thread(target=target, args=args, daemon=True)
+        thread.start()
         return thread
 
 
-def _deep_recursion() -> None:
-    """Let the solver recurse as deep as it needs in any thread, once and for good.
-
-    :func:`solver.solve` raises the recursion limit and restores it when done; two solves
-    running at once (a hint while the indicator checks) could restore it under each other,
-    so the limit is raised once, here, before any background solve starts.
-    """
-    needed = 4 * solver.MAX_DEPTH + 1000
-    if sys.getrecursionlimit() < needed:
-        sys.setrecursionlimit(needed)
-
 def _win_words(count: int) -> str:
     return f"the solver found a win in {_moves(count)}"
+
 
 def _verdict_words(result: solver.SolveResult, game: Game, seconds: float) -> str:
     """Why the solver says what it says about ``game``, in a player's words."""
@@ -640,12 +620,14 @@ def _verdict_words(result: solver.SolveResult, game: Game, seconds: float) -> st
         return explain(game) or "the solver searched every line"
     return f"no answer within {seconds:g} s"
 
+
 def _progress_words(job: _Job) -> str:
     """How far Think longer has got."""
     positions, seconds = job.progress
     if not positions:
         return f"thinking… the solver has up to {job.seconds:g} s"
     return f"thinking… {seconds:.0f} s, {positions:,} positions"
+
 
 def _line_positions(
     position: tuple[Any, ...], game: Game, moves: tuple[Move, ...]

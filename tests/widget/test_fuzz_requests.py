@@ -85,9 +85,7 @@ def _check(widget: MilliganWidget, request: Any) -> None:
         assert snapshot(widget.game) == before, f"refused, yet the game changed: {request!r}"
 
 
-SETTINGS = settings(
-    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SETTINGS
