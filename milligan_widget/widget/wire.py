@@ -206,10 +206,9 @@ class MilliganWidget(SolverAssistant, anywidget.AnyWidget):
         """The live widget, and beside it the position as a static picture (``text/html``,
         no JavaScript): what an exported notebook, GitHub or an email shows."""
         bundle = super()._repr_mimebundle_(**kwargs)
-        if isinstance(bundle, tuple):  # (data, metadata)
-            bundle[0]["text/html"] = self.game._repr_html_()
-        elif isinstance(bundle, dict):
-            bundle["text/html"] = self.game._repr_html_()
+        data = bundle[0] if isinstance(bundle, tuple) else bundle  # (data, metadata) or data
+        if isinstance(data, dict):
+            data["text/html"] = self.game._repr_html_()
         return bundle
 
     def close(self) -> None:
