@@ -17,6 +17,8 @@ GHOST_CARD = '[data-role="ghost"] .mw-card'
 # True once no animation of the widget is running (the thinking spinner's endless one aside).
 ANIMATIONS_DONE = """root => root.getAnimations({subtree: true})
   .every(a => a.playState !== 'running' || a.effect.getTiming().iterations > 1)"""
+# Resolves after two frames: a ResizeObserver has then re-fitted the cards to a new width.
+NEXT_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
 # Records every Web Animation a card starts: where the card was asked to slide from.
 RECORD_ANIMATIONS = """
 () => {
@@ -63,13 +65,19 @@ class GameOnPage:
         return screenshot(self.page, self.widget, name)
 
 
+def settle(page: Any, widget: Any) -> None:
+    """Wait until the widget has re-fitted itself to its width and no card is in flight."""
+    page.evaluate(NEXT_FRAMES)
+    page.wait_for_function(ANIMATIONS_DONE, arg=widget.element_handle())
+
+
 def screenshot(page: Any, widget: Any, name: str) -> Path:
     """The widget alone, once its animations are over (inside a shadow root too), saved in
     test-artifacts/ (and in docs/ for the README's pictures, with MILLIGAN_DOCS=1)."""
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / name
     widget.evaluate("el => el.scrollIntoView({block: 'start'})")
-    page.wait_for_function(ANIMATIONS_DONE, arg=widget.element_handle())
+    settle(page, widget)
     widget.screenshot(path=str(path))
     publish(path)
     return path

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from tests.lines import WIN_8
 
 from .conftest import Notebook
-from .gestures import BACKGROUND, luminance, rgb
+from .gestures import BACKGROUND, luminance, rgb, settle
 from .test_browser import fresh_game, set_theme
 
 # Every visible element of the widget whose box leaves the widget's box (1 px of slack).
@@ -110,6 +110,7 @@ def test_the_reserve_frame_is_at_least_a_card_high(notebook: Notebook, viewport:
     notebook.kernel.run("widget.deal()")
     notebook.page.set_viewport_size({"width": viewport, "height": 1200})
     try:
+        settle(notebook.page, notebook.widget)
         card = notebook.pile("t1").locator("[data-card]").last.bounding_box()
         reserve = notebook.pile("reserve").bounding_box()
         assert reserve["height"] >= card["height"] - 0.5
