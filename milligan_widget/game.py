@@ -410,6 +410,31 @@ class Game(Position):
             played.append(self.play(moves[0]))
         return played
 
+    def finish_moves(self) -> list[Move] | None:
+        """The moves that take every card left home, when nothing else is left to do: the
+        stock is empty, and sending a free card to a foundation, again and again, wins. None
+        otherwise (or when the game is over). The widget's Finish plays them.
+
+        >>> Game.new(8).finish_moves() is None  # 96 cards in the stock: a game to play
+        True
+        """
+        if self.stock_count or self.status != "playing":
+            return None
+        trial, moves = self.copy(history=False), []
+        while (move := trial._first_home_move()) is not None:
+            moves.append(trial.play(move))
+        return moves if trial.status == "won" else None
+
+    def finish(self) -> list[Move]:
+        """Play :meth:`finish_moves` (nothing if there are none) and return them."""
+        return [self.play(move) for move in self.finish_moves() or ()]
+
+    def _first_home_move(self) -> Move | None:
+        for src, card in self._free_cards():
+            if self._foundation_pile(card) is not None:
+                return make_move(src, ANY_FOUNDATION, None)
+        return None
+
     # ------------------------------------------------------------------ comparing and copying
 
     def copy(self, *, history: bool = True) -> Game:

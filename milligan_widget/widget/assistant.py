@@ -1,133 +1,159 @@
-"""The solver's work for the widget, in background threads: hints, the "still winnable?"
-indicator, Think longer, the solution playing back, and the winning line remembered.
+"""The solver's work for the widget: hints, the "still winnable?" indicator, Think longer,
+the solution playing back, and the winning line remembered.
 
-The solver is pure Python, so a thread shares the interpreter with the kernel; Python
+The solver is pure Python, so its threads share the interpreter with the kernel; Python
 switches threads every few milliseconds, so a click waits milliseconds, not seconds. No
 solve goes on for a position nobody needs any more: each gets the solver's ``stop``
 callable, which turns true once the player leaves its position (for the solution: while it
 is still searching), the indicator is switched off, or the solution is stopped; a stopped
 solve's result is never shown. The newest win any of them finds is remembered for the game
-on show, position by position along its line: a hint, the indicator or the solution at a
-position on it answers at once, without a solve.
+on show (:class:`~.memory.WinningLine`): a hint, the indicator or the solution at a position
+on it answers at once, without a solve.
 
-:class:`SolverAssistant` is the widget's part that does this; it shows what it finds only
-through the widget's publishing (``_publish``, ``_set_analysis``).
+:class:`Assistant` owns every job; it reads the position on show and shows what it finds only
+through its :class:`Host` (the widget's publishing).
+
+>>> from milligan_widget.widget import MilliganWidget
+>>> widget = MilliganWidget(seed=8, hint_time=0)  # 0 s: the greedy heuristic, at once
+>>> move, why = widget.hint()
+>>> widget.view["message"].startswith("Heuristic:") and widget.game.is_legal(move)
+True
 """
 
 from __future__ import annotations
 
 import functools
-import math
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from milligan_widget import Game, IllegalMoveError, Move, solver, strategy
+from milligan_widget import Game, Move, solver, strategy
 from milligan_widget.deadlock import explain
-from milligan_widget.widget.lock import locked as _locked
-from milligan_widget.widget.modes import NOT_IN_LESSON, NOT_IN_REPLAY
+from milligan_widget.widget.indicator import WINNABLE_TIME, Indicator
+from milligan_widget.widget.jobs import (
+    Job,
+    Key,
+    Verdict,
+    Workers,
+    check_seconds,
+    progress_words,
+    verdict_words,
+    win_words,
+)
+from milligan_widget.widget.lock import WidgetLock, locked
+from milligan_widget.widget.memory import NO_LINE, WinningLine
+from milligan_widget.widget.solution import Solution
 from milligan_widget.widget.words import moves as _moves
 
 HINT_TIME = 2.0  # seconds the solver has for a hint
-WINNABLE_TIME = 3.0  # seconds the solver has for the "still winnable?" indicator
 THINK_TIME = 30.0  # seconds Think longer gives the solver, doubled on each press without an answer
 MAX_THINK_TIME = 480.0  # ... up to this
 PROGRESS_SHOWN = 0.5  # seconds between two progress updates of Think longer
 NO_ANALYSIS = {"enabled": False, "state": None, "why": "", "can_think": False}
 
-
-class _Job:
-    """One background task (a hint, a check, Think longer or a solution playback) for one
-    position of ``origin``, the game on show when it started (a win found belongs to that
-    game)."""
-
-    def __init__(
-        self, position: tuple[Any, ...], origin: Game, kind: str = "", seconds: float = 0.0
-    ) -> None:
-        self.position = position
-        self.origin = origin
-        self.kind = kind  # "hint" or "think": its slot in MilliganWidget._jobs
-        self.seconds = seconds  # the solver's budget
-        self.stop = threading.Event()  # set: the solver is no longer needed for this job
-        self.thread: threading.Thread | None = None
-        self.result: Any = None
-        self.played = 0
-        self.progress = (0, 0.0)  # positions searched and seconds spent so far (Think longer)
-        self.shown = 0.0  # the seconds of the progress shown last
+__all__ = ["HINT_TIME", "NO_ANALYSIS", "THINK_TIME", "WINNABLE_TIME", "Assistant", "Host"]
 
 
 @dataclass(frozen=True)
-class _Verdict:
-    """What Think longer found for one position: a state of :attr:`MilliganWidget.analysis`,
-    why in a player's words, and the budget it ran out of without an answer (0: it
-    decided, or was stopped), which the next press doubles."""
+class Host:
+    """What the assistant may do with the widget: read the position on show, and show."""
 
-    position: tuple[Any, ...]
-    state: str
-    why: str
-    ran_out: float = 0.0
+    lock: WidgetLock
+    game: Callable[[], Game]  # the game on show
+    player_game: Callable[[], Game]  # the player's own game (a lesson has its own)
+    position: Callable[[], Key]  # the key of the position on show
+    publish: Callable[..., None]  # publish(message=, kind=, hint=): a new view
+    play: Callable[[Move, str], Move]  # play a move of the solution (its words prefixed)
+    show_analysis: Callable[[dict[str, Any]], None]  # the widget's ``analysis`` trait
+    log: Any
 
 
-class SolverAssistant:
-    """The solver's background jobs of :class:`~milligan_widget.widget.MilliganWidget`
-    (a part of it: it works on the game on show and publishes through the widget)."""
+class Assistant:
+    """The solver's jobs for one widget."""
 
+    def __init__(self, host: Host, hint_time: float = HINT_TIME) -> None:
+        self.host = host
+        self._lock = host.lock  # for @locked
+        self.workers = Workers(host.lock)
+        self.hint_time = hint_time
+        self.indicator = Indicator(host.lock, self._remember, self.update_analysis, host.log)
+        self.line = NO_LINE  # the win remembered for the game on show
+        self.analysis = dict(NO_ANALYSIS)
+        self._jobs: dict[str, Job] = {}  # the hint's and Think longer's solve, by kind
+        self.solution = Solution(host, self.workers, self._remember)
+        self._thought: Verdict | None = None  # Think longer's newest verdict
+        self._undecided: Key | None = None  # where a hint's solver had no answer
+
+    @property
+    def hint_time(self) -> float:
+        return self._hint_time
+
+    @hint_time.setter
+    def hint_time(self, value: float) -> None:
+        self._hint_time = check_seconds(value, "hint_time")
+
+    @property
+    def winnable_time(self) -> float:
+        return self.indicator.seconds
+
+    @winnable_time.setter
+    def winnable_time(self, value: float) -> None:
+        self.indicator.seconds = check_seconds(value, "winnable_time")
+
+    # ----------------------------------------------------------------- the game on show
+    @locked
+    def switch(self, line: WinningLine = NO_LINE) -> None:
+        """Another game (or mode) is on show: stop the solution, forget what was found
+        for the one before; ``line``: the win remembered for the new one."""
+        self.cancel_solution()
+        self.line = line
+        self._thought = self._undecided = None
+
+    def known_win(self) -> tuple[Move, ...] | None:
+        """The remembered win's moves from the position on show, if it is on it."""
+        return self.line.rest(self.host.position())
+
+    def _playing(self) -> bool:
+        return self.host.position()[0] == "play"
+
+    # ------------------------------------------------------------------------- hints
     def hint(self, wait: bool = True) -> tuple[Move | None, str] | None:
-        """Highlight a good move in the layout and say why; returns it too (with ``wait``).
-
-        The solver has :attr:`hint_time` seconds (default 2): when it finds a win, its first
-        move (so following the hint never throws away a win), else the greedy heuristic's
-        move; the message begins with which one ("Solver: …" or "Heuristic: …"). The layout
-        shows "thinking…" at once; the solver works in a background thread, and is stopped
-        when the player leaves the position meanwhile (that hint is dropped). On a winning
-        line the solver found before (a hint, the indicator or the solution), the answer is
-        its next move, at once. ``wait=False`` returns at once (None), as a click in the
-        browser does.
-
-        In a lesson: the step's hint, with the move that does the next part of the task.
-        """
-        self._forbid_in("replay", NOT_IN_REPLAY)
-        if self._run is not None:
-            with self._lock:
-                words, move = self._run.hint(), self._run.show()
-                self._publish(message=f"Hint: {words}", kind="hint", hint=move)
-            return move, words
+        """The hint for the position on show (see ``MilliganWidget.hint``)."""
         if self.hint_time <= 0:
             with self._lock:
                 return self._heuristic_hint()
         job = self._start_hint()
         if not wait:
             return None
-        if job.thread is not None:
-            job.thread.join()
+        job.join()
         found = job.result
         return (found.move, found.reason) if found is not None else None
 
     def _heuristic_hint(self) -> tuple[Move, str] | None:
-        found = strategy.hint(self.game)
+        game = self.host.game()
+        found = strategy.hint(game)
         if found is None:
-            self._publish(message="No useful move is left.", kind="hint")
+            self.host.publish(message="No useful move is left.", kind="hint")
             return None
         move, why = found
-        message = f"Heuristic: {self.game.describe(move)} — {why}."
-        self._publish(message=message, kind="hint", hint=move)
+        message = f"Heuristic: {game.describe(move)} — {why}."
+        self.host.publish(message=message, kind="hint", hint=move)
         return found
 
-    @_locked
-    def _start_hint(self) -> _Job:
-        """Answer from the remembered line, or show "thinking…" and ask the solver in a
-        background thread (one job at a time: asking again for the same position waits for
-        the same answer; a job for another position is stopped)."""
-        position = self._position()
+    @locked
+    def _start_hint(self) -> Job:
+        """Answer from the remembered line, or show "thinking…" and ask the solver in the
+        background (one job at a time: asking again for the same position waits for the
+        same answer; a job for another position is stopped)."""
+        position, game = self.host.position(), self.host.game()
         job = self._jobs.get("hint")
-        rest = self._remembered(position)
+        rest = self.line.rest(position)
         if rest is None and job is not None and job.position == position and not job.stop.is_set():
             return job  # the same question: the same answer
         if job is not None:
             job.stop.set()
-        job = _Job(position, self.game, "hint", self.hint_time)
+        job = Job(position, game, "hint", self.hint_time)
         if rest is not None:
             self._jobs.pop("hint", None)
             job.result = solver.Hint.on_line(rest)
@@ -135,42 +161,42 @@ class SolverAssistant:
             return job
         self._jobs["hint"] = job
         seconds = f"{self.hint_time:g}"
-        self._publish(message=f"Thinking… (the solver has up to {seconds} s)", kind="thinking")
-        solve = functools.partial(self._solver_hint, job, self.game.copy())
-        job.thread = self._spawn_worker(self._job_worker, job, solve, self._hint_done)
+        self.host.publish(message=f"Thinking… (the solver has up to {seconds} s)", kind="thinking")
+        solve = functools.partial(self._solver_hint, job, game.copy())
+        job.thread = self.workers.start(self._job_worker, job, solve, self._hint_done)
         return job
 
     def _job_worker(
-        self, job: _Job, compute: Callable[[], Any], show: Callable[[_Job], None]
+        self, job: Job, compute: Callable[[], Any], show: Callable[[Job], None]
     ) -> None:
-        """The thread of a hint or of Think longer: ``compute()`` the answer, then ``show``
-        the job with it (holding the lock), unless the job was replaced or stopped, or the
-        player left its position; an error is shown too, never left unanswered."""
+        """A hint's or Think longer's work: ``compute()`` the answer, then ``show`` the job
+        with it (holding the lock), unless the job was replaced or stopped, or the player
+        left its position; an error is shown too, never left unanswered."""
         try:
             result, error = compute(), None
         except Exception as exc:
-            self.log.exception("MilliganWidget %s failed", job.kind)
+            self.host.log.exception("MilliganWidget %s failed", job.kind)
             result, error = None, exc
         with self._lock:
             if self._jobs.get(job.kind) is not job:
                 return  # replaced by another one: dropped
             del self._jobs[job.kind]
-            if job.stop.is_set() or self._position() != job.position:
+            if job.stop.is_set() or self.host.position() != job.position:
                 return  # the player moved on: this answer is for a position no longer shown
             if error is not None:
-                self._refuse(f"Internal error: {error}")
+                self.host.publish(message=f"Internal error: {error}", kind="error")
                 return
             job.result = result
             show(job)
 
-    def _solver_hint(self, job: _Job, game: Game) -> solver.Hint | None:
+    def _solver_hint(self, job: Job, game: Game) -> solver.Hint | None:
         """:func:`solver.hint` for ``job`` (``job.stop`` cancels it); a win is remembered."""
         found = solver.hint(game, time_limit=job.seconds, stop=job.stop.is_set)
         if found is not None and found.line:
             self._remember(job, game, found.line)
         return found
 
-    def _hint_done(self, job: _Job) -> None:
+    def _hint_done(self, job: Job) -> None:
         found = job.result
         if found is not None and found.status == solver.UNKNOWN:
             self._undecided = job.position  # Think longer is offered here
@@ -178,216 +204,137 @@ class SolverAssistant:
 
     def _show_hint(self, found: solver.Hint | None) -> None:
         if found is None:
-            self._publish(message="No useful move is left.", kind="hint")
+            self.host.publish(message="No useful move is left.", kind="hint")
             return
         name = "Solver" if found.source == "solver" else "Heuristic"
-        message = f"{name}: {self.game.describe(found.move)} — {found.reason}."
-        self._publish(message=message, kind="hint", hint=found.move)
+        message = f"{name}: {self.host.game().describe(found.move)} — {found.reason}."
+        self.host.publish(message=message, kind="hint", hint=found.move)
 
-    # ------------------------------------------------------------- remembered wins
-    def _remembered(self, position: tuple[Any, ...]) -> tuple[Move, ...] | None:
-        """The rest of the remembered winning line at ``position``, if it is on it."""
-        played = self._line_at.get(position)
-        return None if played is None else self._line[played:]
-
-    def _remember(self, job: _Job, game: Game, line: tuple[Move, ...]) -> None:
-        """Remember a winning ``line`` found for ``job`` (``game``: a copy of its position),
-        position by position, in place of the line remembered before (and the indicator
-        shows it); not if the game on show is another one by now."""
-        if not line:
+    def _remember(self, job: Job, game: Game, moves: tuple[Move, ...]) -> None:
+        """Remember a win found for ``job`` (``game``: a copy of its position) in place of
+        the one before, and the indicator shows it; not if the game on show is another one
+        by now."""
+        if not moves:
             return
-        line_at = _line_positions(job.position, game, line)
+        found = WinningLine.along(job.position, game, moves)
         with self._lock:
-            if job.origin is not self._game or self.mode != "play":
+            if job.origin is not self.host.player_game() or not self._playing():
                 return
-            self._line, self._line_at = line, line_at
-            if self._check_on and self._remembered(self._position()) is not None:
-                self._checked = None  # the indicator: "winnable" now, its check stopped
-                self._update_analysis()
+            self.line = found
+            if self.indicator.on and found.rest(self.host.position()) is not None:
+                self.update_analysis()
 
-    def _forget_line(self) -> None:
-        self._line, self._line_at = (), {}
-
-    # ------------------------------------------------------- still winnable? / solution
+    # ------------------------------------------------------------ still winnable?
     @property
     def check_winnable(self) -> bool:
-        """Whether the "still winnable?" indicator is on: after each move the solver checks
-        the position in a background thread for :attr:`winnable_time` seconds and the
-        toolbar shows "checking…", then "winnable ✓", "lost for good ✗" or "unknown ?"
-        ("winnable" at once on a winning line found before; a check for a position left
-        meanwhile is stopped)."""
-        return self._check_on
+        return self.indicator.on
 
     @check_winnable.setter
-    @_locked
+    @locked
     def check_winnable(self, on: bool) -> None:
-        self._check_on = bool(on)
-        self._checked = None
-        with self.hold_sync():
-            self._update_analysis()
+        self.indicator.on = bool(on)
+        self.indicator.drop()
+        self.update_analysis()
 
-    @_locked
-    def _update_analysis(self) -> None:
-        """Set :attr:`analysis` for the position on show: Think longer's progress or verdict;
-        else, with the indicator on, what is known already (the game is over, a win is
-        remembered) or its check, queued when the position is new."""
-        position = self._position() if self.mode == "play" else None
-        known = None if position is None else self._thought_of(position)
-        if known is None and position is not None and self._check_on:
-            if position == self._checked:  # checked or being checked: the verdict stays
-                self._set_analysis(self.analysis["state"], self.analysis["why"])
-                return
+    @locked
+    def update_analysis(self) -> None:
+        """The analysis of the position on show: Think longer's progress or verdict; else,
+        with the indicator on, what is known already (the game is over, a win is
+        remembered) or the indicator's verdict."""
+        position = self.host.position()
+        known = self._thought_of(position) if self._playing() else None
+        if known is None and self._playing() and self.indicator.on:
             known = self._settled(position)
             if known is None:
-                self._queue_check(position)
+                self._set_analysis(*self.indicator.verdict(position, self.host.game()))
                 return
-        self._stop_checks(None if known is None else position)  # nothing left to check
+        self.indicator.drop()  # nothing left to check
         self._set_analysis(*(known or (None, "")))
 
-    def _thought_of(self, position: tuple[Any, ...]) -> tuple[str, str] | None:
+    def _thought_of(self, position: Key) -> tuple[str, str] | None:
         """(state, why) of Think longer for ``position``: its progress, or its verdict."""
         job = self._thinking()
         if job is not None and job.position == position:
-            return "checking", _progress_words(job)
+            return "checking", progress_words(job)
         thought = self._thought
         if thought is not None and thought.position == position:
             return thought.state, thought.why
         return None
 
-    def _settled(self, position: tuple[Any, ...]) -> tuple[str, str] | None:
+    def _settled(self, position: Key) -> tuple[str, str] | None:
         """(state, why) for ``position`` that needs no solve: the game is over, or it is on
-        a winning line remembered."""
-        status = self.game.status
-        if status == "won":
+        the winning line remembered."""
+        game = self.host.game()
+        if game.status == "won":
             return "won", "all cards are home"
-        if status == "lost":
-            return solver.UNWINNABLE, explain(self.game) or "no useful move is left"
-        rest = self._remembered(position)
-        return None if rest is None else (solver.WINNABLE, _win_words(len(rest)))
-
-    def _stop_checks(self, checked: tuple[Any, ...] | None) -> None:
-        """Stop the indicator's check (its result is dropped); ``checked``: the position it
-        need not check any more."""
-        self._checked = checked
-        self._check_gen += 1
-        self._pending = None
-
-    def _queue_check(self, position: tuple[Any, ...]) -> None:
-        """Show "checking…" and hand ``position`` to the indicator's worker thread."""
-        self._stop_checks(position)
-        self._pending = (self._check_gen, self.game.copy(), _Job(position, self.game))
-        self._set_analysis("checking", f"the solver has up to {self.winnable_time:g} s")
-        if self._checker is None or not self._checker.is_alive():
-            self._checker = self._spawn(self._check_worker)
-        self._wake.notify_all()
+        if game.status == "lost":
+            return solver.UNWINNABLE, explain(game) or "no useful move is left"
+        rest = self.line.rest(position)
+        return None if rest is None else (solver.WINNABLE, win_words(len(rest)))
 
     def _set_analysis(self, state: str | None, why: str = "") -> None:
         value = {
-            "enabled": self._check_on,
+            "enabled": self.indicator.on,
             "state": state,
             "why": why if state is not None else "",
             "can_think": self._can_think(state),
         }
         if self.analysis != value:
             self.analysis = value
+            self.host.show_analysis(value)
 
     def _can_think(self, state: str | None) -> bool:
         """Is Think longer offered: the solver found no answer for the position on show in
         the time it had (the indicator's, Think longer's or a hint's), and none is running?"""
-        if self.mode != "play" or self._thinking() is not None:
+        if not self._playing() or self._thinking() is not None:
             return False
         if state != solver.UNKNOWN:
-            position = self._position()
+            position = self.host.position()
             if state not in (None, "checking") or self._undecided != position:
                 return False
-            if self._remembered(position) is not None:
+            if self.line.rest(position) is not None:
                 return False
-        return self.game.status == "playing"
-
-    def _check_worker(self) -> None:
-        """Check the newest queued position, one at a time; a check whose position is
-        stale (or the indicator off) is stopped and its result dropped."""
-        while True:
-            with self._lock:
-                while self._pending is None:
-                    if self._closed or (not self._wake.wait(timeout=30) and self._pending is None):
-                        self._checker = None
-                        return  # closed, or idle: the next check starts a new worker
-                gen, game, job = self._pending
-                self._pending = None
-                self._solving = True
-                time_limit = self.winnable_time
-            status, why = self._check(gen, game, job, time_limit)
-            with self._lock:
-                self._solving = False
-                if gen == self._check_gen:  # else the position changed: a stale result
-                    self._set_analysis(status, why)
-
-    def _check(self, gen: int, game: Game, job: _Job, time_limit: float) -> tuple[str, str]:
-        """The solver's verdict on ``game`` and why (remembering a win), stopped once
-        ``gen`` is stale."""
-        try:
-            result = solver.solve(game, time_limit=time_limit, stop=lambda: gen != self._check_gen)
-        except Exception:
-            self.log.exception("MilliganWidget winnable check failed")
-            return solver.UNKNOWN, "the solver failed: see the log"
-        self._remember(job, game, result.moves)
-        return result.status, _verdict_words(result, game, time_limit)
+        return self.host.game().status == "playing"
 
     # -------------------------------------------------------------------- think longer
-    def think_longer(
-        self, seconds: float = THINK_TIME, wait: bool = False
-    ) -> solver.SolveResult | None:
-        """Give the solver ``seconds`` for the position on show, when a hint or the
-        indicator found no answer in the time they had.
-
-        It searches in a background thread; :attr:`analysis` shows "checking" with its
-        progress ("thinking… 12 s, 130,000 positions", about every 0.5 s), then its verdict
-        and why. A win is remembered: hints, the indicator and the solution answer at once
-        on it. :meth:`stop` (the Stop button) stops it, and so does leaving the position.
-        Returns at once (None) unless ``wait``: then the solver's result (None if it was
-        stopped). The toolbar's Think longer gives 30 s, doubled on each press that ran out
-        of time at the same position (up to 8 minutes).
-        """
-        budget = check_seconds(seconds, "seconds")
-        self._forbid_in("replay", NOT_IN_REPLAY)
-        self._forbid_in("lesson", NOT_IN_LESSON["think"])
-        job = self._start_think(budget)
-        if wait and job.thread is not None:
-            job.thread.join()
+    def think_longer(self, seconds: float, wait: bool = False) -> solver.SolveResult | None:
+        """Think longer about the position on show (see ``MilliganWidget.think_longer``)."""
+        job = self._start_think(check_seconds(seconds, "seconds"))
+        if wait:
+            job.join()
         return job.result if wait else None
 
-    @_locked
-    def _start_think(self, seconds: float) -> _Job:
+    @locked
+    def _start_think(self, seconds: float) -> Job:
         """Think longer for the position on show (the same job if one already is), or say
         at once what is known."""
-        position = self._position()
+        position, game = self.host.position(), self.host.game()
         running = self._thinking()
         if running is not None and running.position == position:
             return running
-        self._cancel_solution()
+        self.cancel_solution()
         self._stop_thinking(quiet=True)
-        job = _Job(position, self.game, "think", seconds)
-        rest = self._remembered(position)
-        if rest is not None or self.game.status != "playing":
+        job = Job(position, game, "think", seconds)
+        rest = self.line.rest(position)
+        if rest is not None or game.status != "playing":
             job.result = solver.SolveResult(solver.WINNABLE, rest) if rest else None
             self._think_done(job)
             return job
         self._jobs["think"] = job
         message = f"Thinking longer… (the solver has up to {seconds:g} s; Stop stops it)"
-        self._publish(message=message, kind="thinking")
-        solve = functools.partial(self._think, job, self.game.copy())
-        job.thread = self._spawn_worker(self._job_worker, job, solve, self._think_done)
+        self.host.publish(message=message, kind="thinking")
+        solve = functools.partial(self._think, job, game.copy())
+        job.thread = self.workers.start(self._job_worker, job, solve, self._think_done)
         return job
 
-    def _think(self, job: _Job, game: Game) -> solver.SolveResult:
-        """Think longer's solve (in its thread); a win is remembered."""
+    def _think(self, job: Job, game: Game) -> solver.SolveResult:
+        """Think longer's solve; a win is remembered."""
         report = functools.partial(self._think_progress, job)
         result = solver.solve(game, time_limit=job.seconds, stop=job.stop.is_set, progress=report)
         self._remember(job, game, result.moves)
         return result
 
-    def _think_progress(self, job: _Job, positions: int, seconds: float) -> None:
+    def _think_progress(self, job: Job, positions: int, seconds: float) -> None:
         """The solver's progress callback: shown about every :data:`PROGRESS_SHOWN` s."""
         job.progress = (positions, seconds)
         if seconds - job.shown < PROGRESS_SHOWN:
@@ -395,35 +342,36 @@ class SolverAssistant:
         job.shown = seconds
         with self._lock:
             if self._jobs.get("think") is job and not job.stop.is_set():
-                self._update_analysis()
+                self.update_analysis()
 
-    def _think_done(self, job: _Job) -> None:
-        """Show what Think longer found, in the message line and :attr:`analysis`."""
+    def _think_done(self, job: Job) -> None:
+        """Show what Think longer found, in the message line and the analysis."""
         result: solver.SolveResult | None = job.result
         if result is None:  # the game is over: nothing to think about
-            self._publish(message="The game is over: there is nothing left to think about.")
+            self.host.publish(message="The game is over: there is nothing left to think about.")
             return
-        words = _verdict_words(result, self.game, job.seconds)
+        game = self.host.game()
+        words = verdict_words(result, game, job.seconds)
         ran_out = job.seconds if result.status == solver.UNKNOWN else 0.0
-        self._thought = _Verdict(job.position, result.status, words, ran_out)
+        self._thought = Verdict(job.position, result.status, words, ran_out)
         if result.status == solver.WINNABLE:
             found = _moves(len(result.moves))
             message = f"Solver: a win in {found} from here. Hint and Solution ▶ follow it."
         elif result.status == solver.UNWINNABLE:
-            message = f"Solver: {solver.no_win_left(self.game)}."
+            message = f"Solver: {solver.no_win_left(game)}."
         else:
-            message = f"Solver: {words}. Think longer gives it {self._think_budget():g} s."
-        self._publish(message=message, kind="hint")
+            message = f"Solver: {words}. Think longer gives it {self.think_budget():g} s."
+        self.host.publish(message=message, kind="hint")
 
-    def _think_budget(self) -> float:
+    def think_budget(self) -> float:
         """The seconds the toolbar's Think longer gives: :data:`THINK_TIME`, doubled after
         each press that ran out of time at this position, up to :data:`MAX_THINK_TIME`."""
         thought = self._thought
-        if thought is None or thought.position != self._position():
+        if thought is None or thought.position != self.host.position():
             return THINK_TIME
         return min(MAX_THINK_TIME, max(THINK_TIME, 2 * thought.ran_out))
 
-    def _thinking(self) -> _Job | None:
+    def _thinking(self) -> Job | None:
         """Think longer's job while it searches."""
         job = self._jobs.get("think")
         return job if job is not None and not job.stop.is_set() else None
@@ -440,222 +388,72 @@ class SolverAssistant:
             return True
         positions, seconds = job.progress
         words = f"stopped after {seconds:.0f} s and {positions:,} positions"
-        self._thought = _Verdict(job.position, solver.UNKNOWN, words)
-        self._publish(message=f"Thinking {words}.")
+        self._thought = Verdict(job.position, solver.UNKNOWN, words)
+        self.host.publish(message=f"Thinking {words}.")
         return True
 
-    def _stop_every_job(self) -> list[threading.Thread]:
-        """Stop every solver job and the indicator (the widget is closing); their threads."""
-        for job in self._jobs.values():
-            job.stop.set()
-        self._jobs.clear()
-        self._cancel_solution()
-        self._check_on = False
-        self._stop_checks(None)
-        self._wake.notify_all()
-        return [t for t in (*self._workers, self._checker) if t is not None]
+    # --------------------------------------------------------------------- the solution
+    @locked
+    def show_solution(self, time_limit: float, delay: float) -> Job:
+        """Find the solution and play it back (see ``MilliganWidget.show_solution``)."""
+        self._stop_thinking(quiet=True)  # the solution's solve takes over
+        return self.solution.start(self.line.rest(self.host.position()), time_limit, delay)
 
-    def show_solution(
-        self, time_limit: float = 10.0, delay: float = 0.4, wait: bool = False
-    ) -> None:
-        """Play the solver's solution back in the widget, from the position on show.
+    def play_back(self, moves: list[Move], delay: float, name: str) -> Job:
+        """Play ``moves`` (known to the player: the Finish) back like a solution."""
+        self._stop_thinking(quiet=True)
+        return self.solution.start(tuple(moves), 0.0, delay, name)
 
-        The solver has ``time_limit`` seconds; then its moves are played one at a time, one
-        every ``delay`` seconds, in a background thread (so the Stop button, :meth:`stop`
-        and other clicks still work; any move by the player stops it too, the solver as
-        well if it is still searching). On a winning line found before (by a hint, the
-        indicator or a solution) it starts playing at once. Returns at once unless ``wait``.
-        The browser sees each move only as it is played.
-        """
-        time_limit = check_seconds(time_limit, "time_limit")
-        self._forbid_in("replay", NOT_IN_REPLAY)
-        self._forbid_in("lesson", NOT_IN_LESSON["solution"])
-        with self._lock:
-            self._cancel_solution()
-            self._stop_thinking(quiet=True)  # the solution's solve takes over
-            job = self._solution_job = _Job(self._position(), self.game)
-            rest = self._remembered(job.position)
-            if rest is not None:
-                job.result = solver.SolveResult(solver.WINNABLE, rest)
-                message, kind = f"Solution: the solver's win in {_moves(len(rest))}", "hint"
-            else:
-                message = f"Thinking… the solver looks for a win (up to {time_limit:g} s)"
-                kind = "thinking"
-            self._publish(message=message, kind=kind)
-            game = self.game.copy()
-            job.thread = self._spawn_worker(self._solution_worker, job, game, time_limit, delay)
-        if wait:
-            job.thread.join()
+    def cancel_solution(self) -> None:
+        self.solution.cancel()
 
-    @_locked
+    # ------------------------------------------------------------------- all of them
+    @locked
     def stop(self) -> bool:
-        """Stop :meth:`think_longer` or the solution playing back (:meth:`show_solution`);
-        False if neither was running."""
+        """Stop Think longer or the solution playing back; False if neither was running."""
         if self._stop_thinking():
             return True
-        job = self._solution_job
-        if job is None:
-            return False
-        self._cancel_solution()
-        moves = f"{job.played} move{'s' if job.played != 1 else ''}"
-        self._publish(message=f"Solution stopped after {moves}.")
-        return True
+        return self.solution.stop()
 
-    def _busy(self) -> str | None:
+    @property
+    def busy(self) -> str | None:
         """What the Stop button would stop: "solution", "think" or None."""
-        if self._solution_job is not None:
+        if self.solution.running:
             return "solution"
         return "think" if self._thinking() is not None else None
 
     def wait(self, timeout: float | None = 30.0) -> bool:
-        """Wait until the hint, Think longer, the solution playback and the indicator's
-        checks are done, stopped ones too (for scripts and tests); False on timeout."""
+        """Wait until every job is done, stopped ones too; False on timeout."""
         deadline = None if timeout is None else time.monotonic() + timeout
-        for thread in list(self._workers):
-            thread.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
-            if thread.is_alive():
-                return False
-        while self.analysis.get("state") == "checking" or self._pending or self._solving:
+        if not self.workers.join(deadline):
+            return False
+        while self.analysis.get("state") == "checking" or self.indicator.busy:
             if deadline is not None and time.monotonic() > deadline:
                 return False
             time.sleep(0.01)
         return True
 
-    def _stop_stale_jobs(self) -> None:
+    def position_changed(self) -> None:
         """Stop the solver for a position no longer on show: a hint's, Think longer's, and
         a solution's that is still searching (its playback notices a change by itself)."""
-        if not self._jobs and self._solution_job is None:
-            return
-        position = self._position()
+        position = self.host.position()
         for job in self._jobs.values():
             if job.position != position:
                 job.stop.set()
-        job = self._solution_job
-        if job is not None and job.result is None and job.position != position:
-            self._cancel_solution()
+        self.solution.position_changed(position)
 
-    def _cancel_solution(self) -> None:
-        job = self._solution_job
-        if job is not None:
+    @locked
+    def close(self) -> None:
+        """Stop every job and the indicator for good (the widget is closing)."""
+        for job in self._jobs.values():
             job.stop.set()
-            self._solution_job = None
+        self._jobs.clear()
+        self.cancel_solution()
+        self.indicator.close()
 
-    def _solution_worker(self, job: _Job, game: Game, time_limit: float, delay: float) -> None:
-        """Find the solution (unless remembered), then play it back; say why if none."""
-        result, error = job.result, ""
-        if result is None:
-            try:
-                result = solver.solve(game, time_limit=time_limit, stop=job.stop.is_set)
-            except Exception as exc:
-                self.log.exception("MilliganWidget solution failed")
-                result, error = solver.SolveResult(solver.UNKNOWN), str(exc)
-            job.result = result
-            self._remember(job, game, result.moves)
-        if result.moves:
-            self._play_back(job, result.moves, delay)
-            return
-        with self._lock:
-            if job.stop.is_set() or self._solution_job is not job:
-                return
-            self._solution_job = None
-            if error:
-                self._refuse(f"Internal error: {error}")
-            elif result.status == solver.UNWINNABLE:
-                lost = solver.no_win_left(game)
-                self._publish(message=f"Solver: {lost}.", kind="hint")
-            elif game.status == "won":
-                self._publish(message="All cards are home already.")
-            else:
-                self._publish(message=f"Solver: no win found within {time_limit:g} s.", kind="hint")
+    def join(self, timeout: float) -> None:
+        """Wait (up to ``timeout`` seconds) for the threads of a closed assistant."""
+        deadline = time.monotonic() + timeout
+        self.workers.join(deadline)
+        self.indicator.join(deadline)
 
-    def _play_back(self, job: _Job, moves: tuple[Move, ...], delay: float) -> None:
-        """Play ``moves`` one every ``delay`` seconds until done, stopped or the position
-        changes under it."""
-        count = len(moves)
-        for ply, move in enumerate(moves, 1):
-            with self._lock:
-                if job.stop.is_set() or self._solution_job is not job:
-                    return
-                if self._position() != job.position:
-                    self._solution_job = None
-                    self._publish(message="Solution stopped: the position changed.")
-                    return
-                if ply == count:
-                    self._solution_job = None  # the last move's view has no Stop button
-                try:
-                    self._apply(move, prefix=f"Solution {ply}/{count}: ")
-                except IllegalMoveError:
-                    self._solution_job = None
-                    return
-                job.played = ply
-                job.position = self._position()
-            if ply < count and job.stop.wait(delay):
-                return
-
-    def _position(self) -> tuple[Any, ...]:
-        """What identifies the position on show (and the game it belongs to)."""
-        return (self.mode, id(self.game), tuple(str(m) for m in self.game.history))
-
-    def _spawn_worker(self, target: Callable[..., Any], *args: Any) -> threading.Thread:
-        """Start a hint's or a solution's thread, which :meth:`wait` waits for."""
-        thread = self._spawn(target, *args)
-        self._workers = [t for t in self._workers if t.is_alive()] + [thread]
-        return thread
-
-    def _spawn(self, target: Callable[..., Any], *args: Any) -> threading.Thread:
-        thread = threading.Thread(target=target, args=args, daemon=True)
-        thread.start()
-        return thread
-
-
-def _win_words(count: int) -> str:
-    return f"the solver found a win in {_moves(count)}"
-
-
-def _verdict_words(result: solver.SolveResult, game: Game, seconds: float) -> str:
-    """Why the solver says what it says about ``game``, in a player's words."""
-    if result.status == solver.WINNABLE:
-        return _win_words(len(result.moves))
-    if result.status == solver.UNWINNABLE:
-        return explain(game) or "the solver searched every line"
-    return f"no answer within {seconds:g} s"
-
-
-def _progress_words(job: _Job) -> str:
-    """How far Think longer has got."""
-    positions, seconds = job.progress
-    if not positions:
-        return f"thinking… the solver has up to {job.seconds:g} s"
-    return f"thinking… {seconds:.0f} s, {positions:,} positions"
-
-
-def _line_positions(
-    position: tuple[Any, ...], game: Game, moves: tuple[Move, ...]
-) -> dict[tuple[Any, ...], int]:
-    """For each position along ``moves`` played from ``game`` (whose key is ``position``,
-    see ``MilliganWidget._position``): how many of them lead there."""
-    mode, ident, history = position
-    board, history = game.copy(), list(history)
-    line_at = {}
-    for ply, move in enumerate(moves):
-        line_at[(mode, ident, tuple(history))] = ply
-        try:
-            history.append(str(board.play(move)))
-        except IllegalMoveError:
-            break
-    return line_at
-
-
-def check_seconds(value: Any, name: str) -> float:
-    """A solver budget in seconds: a finite number, 0 or more (a NaN would search forever).
-
-    >>> check_seconds(2, "hint_time")
-    2.0
-    >>> check_seconds(float("nan"), "hint_time")
-    Traceback (most recent call last):
-    ...
-    ValueError: hint_time must be a number of seconds, 0 or more, not nan
-    """
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < math.inf:
-        raise ValueError(f"{name} must be a number of seconds, 0 or more, not {value!r}")
-    return float(value)

@@ -18,10 +18,12 @@ milligan_widget.widget.requests.MoveRefused: Cards cannot go back to the stock.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from milligan_widget import PRESETS, Game, Move
+from milligan_widget import PRESETS, Game, IllegalMoveError, Move
 
 MAX_SEED = 10**20 - 1
 REQUEST_TYPES = (
@@ -32,6 +34,8 @@ REQUEST_TYPES = (
     "solution", "stop",  # play the solver's solution back; stop it (or Think longer)
     "think",  # Think longer: give the solver more time for the position on show
     "winnable",  # the "still winnable?" indicator on or off ({"on": true})
+    "finish",  # play every card left home, when that is all there is left to do
+    "stats",  # open the Statistics panel
 )  # fmt: skip
 
 
@@ -178,3 +182,40 @@ def parse(content: Any, game: Game, replay_moves: int = 0, lesson_steps: int = 0
     if kind == "goto_step":
         return Request(kind, number=_parse_index(content.get("index"), lesson_steps))
     return Request(kind)
+
+
+# ------------------------------------------------------------- what Python code passes in
+def as_move(move: Any) -> Move:
+    """A :class:`Move` from a Move or its notation; a TypeError for anything else.
+
+    >>> as_move("3>5")
+    Move('3>5')
+    """
+    if isinstance(move, Move):
+        return move
+    if isinstance(move, str):
+        return Move.parse(move)
+    raise TypeError(f"a move is a Move or its notation such as '3>5', not {move!r:.40}")
+
+
+def as_line(game: Game, moves: Iterable[Move | str]) -> list[Move]:
+    """``moves`` as Moves, checked to play in turn from ``game`` (IllegalMoveError names the
+    first that does not); ``game`` is left as it is."""
+    line, trial = [as_move(move) for move in moves], game.copy()
+    for ply, move in enumerate(line, 1):
+        try:
+            trial.play(move)
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(f"move {ply} of the line, {move}: {exc}") from None
+    return line
+
+
+def saved_game(value: Any) -> Game | None:
+    """The game in ``value`` (a Game, its saved JSON text or a path to a save), or None."""
+    if isinstance(value, Game):
+        return value
+    if isinstance(value, Path) or (isinstance(value, str) and value.endswith(".json")):
+        return Game.load(value)
+    if isinstance(value, str) and value.lstrip().startswith("{"):
+        return Game.from_json(value)
+    return None

@@ -1,15 +1,17 @@
 """Games set aside by Restart and New game, which one Undo brings back.
 
 A restart or a new game replaces the player's game; the game it replaced is kept as it was
-(its moves, redo list and comments, the win remembered for it, its clock), and Undo at the
-start of the game that replaced it brings it back. The newest few are kept.
+(its moves, redo list and comments, the win remembered for it, its clock and counters), and
+Undo at the start of the game that replaced it brings it back. The newest few are kept.
 
 >>> from milligan_widget import Game
+>>> from milligan_widget.widget.memory import NO_LINE
+>>> from milligan_widget.widget.records import Scorecard
 >>> old, new = Game.new(5), Game.new(6)
 >>> old.play("d")
 Move('d')
 >>> games = SetAsideGames(20)
->>> games.push(SetAside("new game", old, new, (), {}, 0.0))
+>>> games.push(SetAside("new game", old, new, NO_LINE, Scorecard()))
 >>> games.replaced_by(new).undone()
 'Undone: new game — back to deal #5 after 1 move.'
 """
@@ -18,9 +20,10 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Any
 
-from milligan_widget import Game, Move
+from milligan_widget import Game
+from milligan_widget.widget.memory import WinningLine
+from milligan_widget.widget.records import Scorecard
 from milligan_widget.widget.words import moves as _moves
 
 
@@ -31,9 +34,8 @@ class SetAside:
     action: str  # "restart" or "new game": what Undo takes back
     game: Game
     successor: Game  # the game that replaced it
-    line: tuple[Move, ...]  # the win remembered for it, and where along it each position is
-    line_at: dict[tuple[Any, ...], int]
-    started: float  # its clock
+    line: WinningLine  # the win remembered for it
+    card: Scorecard  # its clock and counters, for the statistics
 
     def undone(self) -> str:
         """The message after Undo took back the restart or the new game."""

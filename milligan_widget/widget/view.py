@@ -5,6 +5,11 @@ foundation tops, the *number* of cards in the stock (never their order), the res
 the cells, and the legal destinations the engine allows for each card that can be
 picked up. Everything here is derived from the engine's public API; the front end
 never applies a rule of its own.
+
+>>> from milligan_widget import Game
+>>> view = build_view(Game.new(1), rev=1)
+>>> view["columns"][0], view["stock"], "deck" in view
+(['3D'], 96, False)
 """
 
 from __future__ import annotations
@@ -79,6 +84,14 @@ def resolve_targets(game: Game, move: Move) -> list[str]:
     if target == "c":
         return [f"c{i + 1}" for i, cell in enumerate(game.cells) if cell is None]
     return [target] if target else []
+
+
+def last_move(before: Game, move: Move) -> dict[str, Any]:
+    """What the front end needs to animate ``move`` (played on the position ``before``)."""
+    if move.source == "stock":
+        return {"source": "stock", "targets": [], "cards": []}
+    cards = [str(card) for card in moving_cards(before, move)]
+    return {"source": move.source, "targets": resolve_targets(before, move), "cards": cards}
 
 
 def legal_targets(game: Game, moves: Iterable[Move]) -> dict[str, list[str]]:

@@ -1,26 +1,21 @@
 """MilliganWidget: play Miss Milligan in JupyterLab, in sync with the Python engine.
 
 Python is the single source of truth. The front end sends one custom message per
-player action (a *request*); the widget validates it, applies it to :attr:`game`
-through the engine, and answers with one ``hold_sync`` update of the ``view`` trait.
-A malformed or illegal request is refused with a reason and changes nothing.
+player action (a *request*, :mod:`.requests`); the widget checks it, applies it to
+:attr:`game` through the engine, and answers with one ``hold_sync`` update of the ``view``
+trait. A malformed or illegal request is refused with a reason and changes nothing.
 
-Three modes share that path: play; a *lesson* (:meth:`MilliganWidget.start_lesson`), where
-every move goes through :meth:`LessonRun.attempt` and a wrong one is refused like an
-illegal one; and the *replay viewer* (:meth:`MilliganWidget.show_replay`), which steps
-through a game's moves with the engine's undo/redo (about 0.5 ms a step, view included).
-A mode's fixed data (the lesson's step titles, the replay's move list) goes in the
-``panel`` trait once, when the mode starts; each view carries only where it is.
+Three modes (:mod:`.modes`) share that path: play; a *lesson*
+(:meth:`MilliganWidget.start_lesson`), where every move goes through
+:meth:`LessonRun.attempt` and a wrong one is refused like an illegal one; and the *replay
+viewer* (:meth:`MilliganWidget.show_replay`), which steps through a game's moves with the
+engine's undo/redo. A mode's fixed data (the lesson's step titles, the replay's move list)
+goes in the ``panel`` trait once, when the mode starts; each view carries only where it is.
 
-The solver works in background threads (:mod:`.assistant`), so the kernel keeps handling
-clicks: a hint shows "thinking…" at once and answers with one update when done; the "still
-winnable?" indicator checks after each move; Think longer gives the solver more time;
-:meth:`MilliganWidget.show_solution` plays the solver's line one move at a time (the browser
-never gets the list, which would reveal the stock's order).
-
-Restart and New game can be undone: the game they replace is set aside as it was (moves, redo
-list, comments, its remembered win), and Undo at the start of the game that replaced it
-brings it back (the last :data:`MAX_SET_ASIDE` of them).
+The solver's work (hints, "still winnable?", Think longer, the solution) belongs to the
+widget's :class:`~.assistant.Assistant`, which runs it in the background and shows what it
+finds through the widget's publishing. Restart and New game can be undone: the game they
+replace is set aside as it was (:mod:`.setaside`).
 """
 
 from __future__ import annotations
@@ -28,7 +23,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import random
-import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -37,22 +31,25 @@ from typing import Any
 import anywidget
 import traitlets
 
-from milligan_widget import PRESETS, Game, IllegalMoveError, Move, Rules
+from milligan_widget import PRESETS, Game, IllegalMoveError, Move, Rules, solver
 from milligan_widget.lessons import Feedback, Lesson, LessonRun
+from milligan_widget.stats import Stats
 from milligan_widget.widget import modes, requests
 from milligan_widget.widget import view as views
 from milligan_widget.widget.assistant import (
     HINT_TIME,
     NO_ANALYSIS,
+    THINK_TIME,
     WINNABLE_TIME,
-    SolverAssistant,
-    _Job,
-    _Verdict,
-    check_seconds,
+    Assistant,
+    Host,
 )
+from milligan_widget.widget.jobs import Key, check_seconds
 from milligan_widget.widget.lock import WidgetLock
 from milligan_widget.widget.lock import locked as _locked
+from milligan_widget.widget.memory import NO_LINE, WinningLine
 from milligan_widget.widget.modes import NOT_IN_LESSON, NOT_IN_REPLAY, ModeError
+from milligan_widget.widget.records import Scorecard, Scorekeeper
 from milligan_widget.widget.setaside import SetAside, SetAsideGames
 from milligan_widget.widget.words import moves as _moves
 from milligan_widget.widget.words import sentence
@@ -73,7 +70,7 @@ def _bundle(name: str) -> Path:
     return path
 
 
-class MilliganWidget(SolverAssistant, anywidget.AnyWidget):
+class MilliganWidget(anywidget.AnyWidget):
     """A playable Miss Milligan layout bound to an engine :class:`Game`.
 
     ``MilliganWidget(seed=7, rules="classic")`` or ``MilliganWidget(game=game)``.
@@ -100,6 +97,8 @@ class MilliganWidget(SolverAssistant, anywidget.AnyWidget):
     # "checking" | "winnable" | "unwinnable" | "unknown" | "won", "why": the reason in a
     # player's words ("" with no state), "can_think": Think longer is offered}.
     analysis = traitlets.Dict(NO_ANALYSIS).tag(sync=True)
+    #: What the Statistics panel shows, set when it is opened (:meth:`show_statistics`).
+    statistics = traitlets.Dict({}).tag(sync=True)
 
     def __init__(
         self,
@@ -112,37 +111,23 @@ class MilliganWidget(SolverAssistant, anywidget.AnyWidget):
         hint_time: float = HINT_TIME,
         check_winnable: bool = False,
         winnable_time: float = WINNABLE_TIME,
+        stats: bool | Stats = True,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self._lock = WidgetLock()
         self._closed = False
-        self.hint_time = hint_time
+        self._assistant = Assistant(self._host(), hint_time)
         self.winnable_time = winnable_time
-        self._jobs: dict[str, _Job] = {}  # the hint's and Think longer's solve, by kind
-        self._solution_job: _Job | None = None
-        self._thought: _Verdict | None = None  # Think longer's newest verdict
-        self._undecided: tuple[Any, ...] | None = None  # where a hint's solver had no answer
+        self._assistant.indicator.on = bool(check_winnable)
         # Games a restart or a new game replaced, which Undo brings back (newest last).
         self._set_aside = SetAsideGames(MAX_SET_ASIDE)
-        self._check_on = check_winnable
-        self._check_gen = 0
-        self._checked: tuple[Any, ...] | None = None
-        self._pending: tuple[int, Game, _Job] | None = None
-        self._wake = threading.Condition(self._lock.rlock)
-        self._checker: threading.Thread | None = None
-        self._solving = False  # the indicator's worker is checking a position
-        # The newest winning line found for the game on show: its moves, and for each
-        # position along it (keyed as _position() keys it) how many of them are played.
-        self._line: tuple[Move, ...] = ()
-        self._line_at: dict[tuple[Any, ...], int] = {}
-        self._workers: list[threading.Thread] = []  # hint and solution threads, maybe done
         self._callbacks: list[MoveCallback] = []
         self._rev = 0
-        self._run: LessonRun | None = None
-        self._replay: list[dict[str, Any]] | None = None
-        self._replay_title = ""
         self._shown_rules: Rules | None = None
+        # Every game that ends or is left counts in the statistics (``stats=False``: none).
+        self._keeper = Scorekeeper(Stats() if stats is True else stats or None)
+        self._card: Scorecard | None = None
         self.on_msg(self._on_custom_msg)
         self.game = game if game is not None else Game.new(_pick_seed(seed), rules)
         if lesson is not None:
@@ -150,11 +135,24 @@ class MilliganWidget(SolverAssistant, anywidget.AnyWidget):
         elif replay_viewer:
             self.show_replay()
 
+    def _host(self) -> Host:
+        """What the assistant may read and do."""
+        return Host(
+            lock=self._lock,
+            game=lambda: self.game,
+            player_game=lambda: self._game,
+            position=self._position,
+            publish=self._publish,
+            play=lambda move, prefix: self._apply(move, prefix=prefix),
+            show_analysis=functools.partial(setattr, self, "analysis"),
+            log=self.log,
+        )
+
     @property
     def game(self) -> Game:
         """The engine's game on show (in a lesson: the step's position); assigning another
         game leaves the lesson or the replay viewer and shows it at once."""
-        return self._run.game if self._run is not None else self._game
+        return self._mode.game
 
     @game.setter
     @_locked
@@ -162,40 +160,42 @@ class MilliganWidget(SolverAssistant, anywidget.AnyWidget):
         if not isinstance(game, Game):
             raise TypeError(f"widget.game takes a Game, not {type(game).__name__}")
         self._set_aside.clear()  # Undo does not go back past a game assigned
+        self._leave()
         self._switch_to(game)
         self._publish(message=self._welcome(), rules_changed=True, panel_changed=True)
 
     def _switch_to(
-        self,
-        game: Game,
-        started: float | None = None,
-        line: tuple[tuple[Move, ...], dict[tuple[Any, ...], int]] = ((), {}),
+        self, game: Game, card: Scorecard | None = None, line: WinningLine = NO_LINE
     ) -> None:
         """Put ``game`` on show in play mode (leaving a lesson or the replay viewer), with
-        the winning ``line`` remembered for it and the clock ``started``; not published."""
-        self._cancel_solution()
-        self._line, self._line_at = line
-        self._thought = self._undecided = None
-        self._game, self._run, self._replay = game, None, None
-        self._started = time.monotonic() if started is None else started
+        the winning ``line`` remembered for it and its scorecard (its clock and counters:
+        a new one if None); not published."""
+        self._assistant.switch(line)
+        self._game, self._mode = game, modes.Play(game)
+        self._card = Scorecard() if card is None else card
+
+    def _leave(self) -> None:
+        """The player's game is left for another deal: it counts as abandoned if in play."""
+        if self._card is not None and self.mode != "replay":
+            self._keeper.left(self._game, self._card)
 
     @property
     def hint_time(self) -> float:
         """Seconds the solver has for a hint (0: the greedy heuristic alone, at once)."""
-        return self._hint_time
+        return self._assistant.hint_time
 
     @hint_time.setter
     def hint_time(self, value: float) -> None:
-        self._hint_time = check_seconds(value, "hint_time")
+        self._assistant.hint_time = value
 
     @property
     def winnable_time(self) -> float:
         """Seconds the solver has to check "still winnable?" after each move."""
-        return self._winnable_time
+        return self._assistant.winnable_time
 
     @winnable_time.setter
     def winnable_time(self, value: float) -> None:
-        self._winnable_time = check_seconds(value, "winnable_time")
+        self._assistant.winnable_time = value
 
     def set_state(self, sync_data: dict[str, Any]) -> None:
         """The front end's writes: only to the traits it owns (the view, the panel, the
@@ -215,24 +215,20 @@ class MilliganWidget(SolverAssistant, anywidget.AnyWidget):
         """Stop every solver job, wait for their threads, and close the widget."""
         with self._lock:
             self._closed = True
-            threads = self._stop_every_job()
-        for thread in threads:
-            if thread is not threading.current_thread():
-                thread.join(timeout=10)
+            self._assistant.close()
+        self._assistant.join(timeout=10)
         super().close()
 
     @property
     def mode(self) -> str:
         """``"play"``, ``"lesson"`` (see :meth:`start_lesson`) or ``"replay"`` (see
         :meth:`show_replay`)."""
-        if self._run is not None:
-            return "lesson"
-        return "replay" if self._replay is not None else "play"
+        return self._mode.name
 
     @property
     def lesson_run(self) -> LessonRun | None:
         """The lesson in progress (a :class:`~milligan_widget.lessons.LessonRun`), if any."""
-        return self._run
+        return self._mode.run if isinstance(self._mode, modes.Lesson) else None
 
     # ----------------------------------------------------------------- Python API
     @_locked
@@ -245,7 +241,7 @@ class MilliganWidget(SolverAssistant, anywidget.AnyWidget):
         """
         self._forbid_in("replay", NOT_IN_REPLAY)
         try:
-            parsed = _as_move(move)
+            parsed = requests.as_move(move)
         except ValueError as exc:
             self._refuse(str(exc))
             raise IllegalMoveError(str(exc)) from exc
@@ -266,39 +262,33 @@ class MilliganWidget(SolverAssistant, anywidget.AnyWidget):
         list and comments), and this returns None.
         """
         self._forbid_in("replay", NOT_IN_REPLAY)
+        run = self.lesson_run
         if self.game.can_undo:
-            move = self._run.undo() if self._run is not None else self.game.undo()
+            move = run.undo() if run is not None else self.game.undo()
+            if run is None and self._card is not None:
+                self._card.undos += 1
             self._publish(message=f"Undone: {self.game.describe(move)}")
             return move
-        entry = self._taken_back() if self._run is None else None
+        entry = self._set_aside.replaced_by(self._game) if run is None else None
         if entry is None:
-            reason = "Nothing to undo in this step." if self._run else "Nothing to undo."
+            reason = "Nothing to undo in this step." if run else "Nothing to undo."
             self._refuse(reason)
             raise IllegalMoveError(reason)
         self._set_aside.pop()
-        self._switch_to(entry.game, entry.started, (entry.line, entry.line_at))
+        self._switch_to(entry.game, entry.card, entry.line)
         self._publish(message=entry.undone())
         return None
 
-    def _taken_back(self) -> SetAside | None:
-        """The game that Undo brings back from the start of the game on show, if a restart
-        or a new game put this one in its place."""
-        return self._set_aside.replaced_by(self._game)
-
     def _set_aside_for(
-        self,
-        action: str,
-        game: Game,
-        line_at: dict[tuple[Any, ...], int] | None = None,
-        behind: SetAside | None = None,
+        self, action: str, game: Game, line: WinningLine = NO_LINE, behind: SetAside | None = None
     ) -> None:
         """Show ``game`` (not published) in place of the player's game, which Undo brings
         back from its start (``behind``: the game set aside before an untouched one, which
-        Undo goes back to instead); ``line_at``: the remembered win, keyed for ``game``."""
+        Undo goes back to instead); ``line``: the remembered win, for ``game``."""
         if behind is None:
-            behind = SetAside(action, self._game, game, self._line, self._line_at, self._started)
-        line = (self._line, line_at) if line_at else ((), {})
-        self._switch_to(game, line=line)
+            line_now = self._assistant.line
+            behind = SetAside(action, self._game, game, line_now, self._card)
+        self._switch_to(game, self._card if action == "restart" else None, line)
         self._set_aside.push(dataclasses.replace(behind, action=action, successor=game))
 
     @_locked
@@ -311,7 +301,8 @@ class MilliganWidget(SolverAssistant, anywidget.AnyWidget):
             raise IllegalMoveError("Nothing to redo.")
         before = self.game.copy()
         move = self.game.redo()
-        self._publish(message=f"Redone: {before.describe(move)}", last=_last(before, move))
+        last = views.last_move(before, move)
+        self._publish(message=f"Redone: {before.describe(move)}", last=last)
         return move
 
     @_locked
@@ -325,7 +316,7 @@ class MilliganWidget(SolverAssistant, anywidget.AnyWidget):
             message = "No card can safely go to the foundations."
         else:
             message = f"Auto: {len(moves)} card{'s' if len(moves) > 1 else ''} to the foundations."
-        last = _last(before, moves[0]) if len(moves) == 1 else None
+        last = views.last_move(before, moves[0]) if len(moves) == 1 else None
         self._publish(message=message, last=last)
         for move in moves:
             self._notify(move)
@@ -341,8 +332,9 @@ class MilliganWidget(SolverAssistant, anywidget.AnyWidget):
         before. This leaves a lesson or the replay viewer."""
         rules = self.game.rules if rules is None else rules
         game = Game.new(_pick_seed(seed), rules)
+        self._leave()
         untouched = not (self._game.history or self._game.can_redo)
-        behind = self._taken_back() if untouched else None
+        behind = self._set_aside.replaced_by(self._game) if untouched else None
         if behind is not None:  # Undo goes back past the untouched game on show
             self._set_aside.pop()
             self._set_aside_for("new game", game, behind=behind)
@@ -358,7 +350,7 @@ class MilliganWidget(SolverAssistant, anywidget.AnyWidget):
     def _in_progress(self) -> bool:
         """Is the player's game one that Undo should bring back after a new game?"""
         game = self._game
-        if self._replay is not None or game.status == "won":
+        if self.mode == "replay" or game.status == "won":
             return False
         return bool(game.history or game.can_redo)
 
@@ -369,31 +361,26 @@ class MilliganWidget(SolverAssistant, anywidget.AnyWidget):
         Undo at the start takes the restart back: the game comes back as it was, with its
         moves, redo list and comments (so do the restarts before it, one Undo each)."""
         self._forbid_in("replay", NOT_IN_REPLAY)
-        if self._run is not None:
+        if self.lesson_run is not None:
             self.restart_step()
             return
         old = self._game
         if not old.history and not old.can_redo:
-            self._started = time.monotonic()
+            self._card = Scorecard()
             self._publish(message="Restarted this deal.")  # nothing to take back
             return
         fresh = old.copy()
         fresh.restart()
-        self._set_aside_for("restart", fresh, self._line_keyed_for(fresh))
+        self._set_aside_for("restart", fresh, self._assistant.line.keyed_for(fresh))
         back = f"goes back to move {len(old.history)}" if old.history else "brings back the redo"
         self._publish(message=f"Restarted this deal. Undo {back}.")
-
-    def _line_keyed_for(self, fresh: Game) -> dict[tuple[Any, ...], int]:
-        """The remembered win's positions keyed for ``fresh``, a restart of the game on show:
-        the same deal, so the same moves from it lead to the same positions."""
-        return {(mode, id(fresh), moves): ply for (mode, _, moves), ply in self._line_at.items()}
 
     @_locked
     def goto(self, n: int) -> None:
         """Show the position after the first ``n`` moves of the history (undo/redo).
 
         In the replay viewer this is :meth:`step_to`."""
-        if self._replay is not None:
+        if self.mode == "replay":
             self.step_to(n)
             return
         self._forbid_in("lesson", "goto(n) steps through a game's moves: use goto_step(i).")
@@ -410,15 +397,18 @@ class MilliganWidget(SolverAssistant, anywidget.AnyWidget):
         """Step visibly through moves, pausing ``delay`` seconds after each.
 
         A saved game (a :class:`Game`, its JSON text or a path to it) is replayed from
-        its deal, with its comments; a list of moves is played on from the current position.
+        its deal, with its comments; a list of moves is played on from the current position
+        (checked first: with an illegal move anywhere, nothing is played).
         See :meth:`show_replay` for a viewer that steps both ways.
         """
-        saved = _as_saved_game(moves)
-        comments = saved.comments if saved is not None else {}
+        saved = requests.saved_game(moves)
         if saved is None:
-            steps = [_as_move(m) for m in moves]  # type: ignore[union-attr]
-            _check_line(self.game, steps)  # an illegal move anywhere: nothing is played
-        steps = self._replay_steps(saved, moves)
+            steps, comments = requests.as_line(self.game, moves), {}  # type: ignore[arg-type]
+        else:
+            steps, comments = list(saved.history), saved.comments
+            start = saved.copy()
+            start.restart()
+            self.game = start
         first = len(self.game.history)
         for ply, move in enumerate(steps, first + 1):
             self._apply(move, comment=comments.get(ply))
@@ -455,19 +445,17 @@ class MilliganWidget(SolverAssistant, anywidget.AnyWidget):
             run = LessonRun(lesson, start)
         else:
             raise TypeError(f"start_lesson needs a Lesson or a LessonRun, not {lesson!r}")
-        self._cancel_solution()
-        self._forget_line()
-        self._replay = None
-        self._run = run
+        self._assistant.switch()
+        self._mode = modes.Lesson(run)
         self._publish(message="", panel_changed=True)
         return run
 
     @_locked
     def stop_lesson(self) -> None:
         """Leave the lesson and show the game that was on show before it."""
-        if self._run is None:
+        if self.mode != "lesson":
             return
-        self._run = None
+        self._mode = modes.Play(self._game)
         self._publish(message="Lesson closed: back to the game.", panel_changed=True)
 
     @_locked
@@ -487,34 +475,47 @@ class MilliganWidget(SolverAssistant, anywidget.AnyWidget):
             matched = move  # the lesson says why, in its words
         before = run.game.copy()
         feedback = run.attempt(matched)
-        last = _last(before, matched) if feedback.correct else None
+        last = views.last_move(before, matched) if feedback.correct else None
         return self._lesson_feedback(feedback, last)
 
     @_locked
     def next_step(self) -> bool:
         """Go on to the lesson's next step (done or not); False after the last one."""
         moved = self._require_lesson().next_step() is not None
-        self._show_step("That was the last step." if not moved else "")
+        self._publish(message="That was the last step." if not moved else "")
         return moved
 
     @_locked
     def previous_step(self) -> bool:
         """Go back one step; False at the first."""
         moved = self._require_lesson().previous_step() is not None
-        self._show_step("This is the first step." if not moved else "")
+        self._publish(message="This is the first step." if not moved else "")
         return moved
 
     @_locked
     def restart_step(self) -> None:
         """Back to the staged position of this step."""
         self._require_lesson().restart_step()
-        self._show_step("Step restarted.")
+        self._publish(message="Step restarted.")
 
     @_locked
     def goto_step(self, index: int) -> None:
         """Go to step ``index`` of the lesson (from 0), freshly staged."""
         self._require_lesson().goto(index)
-        self._show_step("")
+        self._publish(message="")
+
+    def _require_lesson(self) -> LessonRun:
+        run = self.lesson_run
+        if run is None:
+            raise ModeError("No lesson is running: start one with start_lesson(lesson).")
+        return run
+
+    def _lesson_feedback(self, feedback: Feedback, last: dict[str, Any] | None) -> Feedback:
+        kind = feedback.kind if feedback.correct or not feedback.step_done else "wrong"
+        self._publish(message=feedback.message, kind=kind, last=last)
+        if feedback.correct and feedback.move is not None:
+            self._notify(feedback.move)
+        return feedback
 
     # ------------------------------------------------------------------ replay viewer
     @_locked
@@ -523,62 +524,157 @@ class MilliganWidget(SolverAssistant, anywidget.AnyWidget):
         last buttons and a slider. ``game``: a :class:`Game`, saved JSON text or a path to a
         saved game (default: the game on show). :meth:`step_to` moves from Python;
         :meth:`stop_replay` plays on from the position shown."""
-        if game is None:
-            saved = self.game
-        else:
-            saved = _as_saved_game(game)
-            if saved is None:
-                raise TypeError("show_replay needs a Game, its saved JSON text or a path to it")
-        line, comments = saved.history, saved.comments
-        board = saved.copy()
-        board.restart()
-        entries = []
-        for n, move in enumerate(line, 1):
-            entries.append({"text": sentence(board.describe(move)), "comment": comments.get(n)})
-            board.play(move)
-            if n in comments:
-                board.set_comment(comments[n])
-        while board.can_undo:  # back to the deal: the line stays for redo, with its comments
-            board.undo()
-        seed = f" #{saved.seed}" if saved.seed is not None else ""
-        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= len(entries):
-            raise ValueError(f"ply must be between 0 and {len(entries)}, not {ply!r}")
+        saved = self.game if game is None else requests.saved_game(game)
+        if saved is None:
+            raise TypeError("show_replay needs a Game, its saved JSON text or a path to it")
+        replay = modes.Replay.of(saved, ply)
         self._set_aside.clear()  # a replay is watched: Undo does not go back past it
-        self._switch_to(board)
-        self._replay = entries
-        self._replay_title = f"Replay of deal{seed} ({saved.rules.name or 'custom rules'})"
-        while len(board.history) < ply:
-            board.redo()
-        self._publish(message=self._replay_message(), rules_changed=True, panel_changed=True)
+        self._switch_to(replay.game)
+        self._mode = replay
+        self._publish(message=replay.message(), rules_changed=True, panel_changed=True)
 
     @_locked
     def step_to(self, n: int) -> None:
         """Show the position after the first ``n`` moves of the replay (0: the deal)."""
-        if self._replay is None:
+        replay = self._mode
+        if not isinstance(replay, modes.Replay):
             self.goto(n)
             return
-        count = len(self._replay)
-        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= count:
-            raise ValueError(f"the replay has moves 0 to {count}, not {n!r}")
-        game = self._game
-        last = None
-        if n == len(game.history) + 1:
-            before = game.copy()
-            last = _last(before, game.redo())
-        while len(game.history) > n:
-            game.undo()
-        while len(game.history) < n:
-            game.redo()
-        self._publish(message=self._replay_message(), last=last)
+        step = replay.seek(n)
+        last = views.last_move(*step) if step is not None else None
+        self._publish(message=replay.message(), last=last)
 
     @_locked
     def stop_replay(self) -> None:
         """Close the replay viewer and play on from the position shown (the later moves
         stay available to redo)."""
-        if self._replay is None:
+        if self.mode != "replay":
             return
-        self._replay = None
+        self._mode = modes.Play(self._game)
         self._publish(message="Play on from here.", panel_changed=True)
+
+    # ------------------------------------------------------------------ the solver
+    def hint(self, wait: bool = True) -> tuple[Move | None, str] | None:
+        """Highlight a good move in the layout and say why; returns it too (with ``wait``).
+
+        The solver has :attr:`hint_time` seconds (default 2): when it finds a win, its first
+        move (so following the hint never throws away a win), else the greedy heuristic's
+        move; the message begins with which one ("Solver: …" or "Heuristic: …"). The layout
+        shows "thinking…" at once; the solver works in the background, and is stopped when
+        the player leaves the position meanwhile (that hint is dropped). On a winning line
+        the solver found before (a hint, the indicator or the solution), the answer is its
+        next move, at once. ``wait=False`` returns at once (None), as a click in the browser
+        does.
+
+        In a lesson: the step's hint, with the move that does the next part of the task.
+        """
+        self._forbid_in("replay", NOT_IN_REPLAY)
+        run = self.lesson_run
+        if run is None:
+            if self._card is not None and self.mode == "play":
+                self._card.hints += 1
+            return self._assistant.hint(wait)
+        with self._lock:
+            words, move = run.hint(), run.show()
+            self._publish(message=f"Hint: {words}", kind="hint", hint=move)
+        return move, words
+
+    @property
+    def check_winnable(self) -> bool:
+        """Whether the "still winnable?" indicator is on: after each move the solver checks
+        the position in the background for :attr:`winnable_time` seconds and the toolbar
+        shows "checking…", then "winnable ✓", "lost for good ✗" or "unknown ?" ("winnable"
+        at once on a winning line found before; a check for a position left meanwhile is
+        stopped)."""
+        return self._assistant.check_winnable
+
+    @check_winnable.setter
+    def check_winnable(self, on: bool) -> None:
+        self._assistant.check_winnable = on
+
+    def think_longer(
+        self, seconds: float = THINK_TIME, wait: bool = False
+    ) -> solver.SolveResult | None:
+        """Give the solver ``seconds`` for the position on show, when a hint or the
+        indicator found no answer in the time they had.
+
+        It searches in the background; :attr:`analysis` shows "checking" with its progress
+        ("thinking… 12 s, 130,000 positions", about every 0.5 s), then its verdict and why.
+        A win is remembered: hints, the indicator and the solution answer at once on it.
+        :meth:`stop` (the Stop button) stops it, and so does leaving the position. Returns
+        at once (None) unless ``wait``: then the solver's result (None if it was stopped).
+        The toolbar's Think longer gives 30 s, doubled on each press that ran out of time
+        at the same position (up to 8 minutes).
+        """
+        budget = check_seconds(seconds, "seconds")
+        self._forbid_in("replay", NOT_IN_REPLAY)
+        self._forbid_in("lesson", NOT_IN_LESSON["think"])
+        return self._assistant.think_longer(budget, wait)
+
+    def show_solution(
+        self, time_limit: float = 10.0, delay: float = 0.4, wait: bool = False
+    ) -> None:
+        """Play the solver's solution back in the widget, from the position on show.
+
+        The solver has ``time_limit`` seconds; then its moves are played one at a time, one
+        every ``delay`` seconds, in the background (so the Stop button, :meth:`stop` and
+        other clicks still work; any move by the player stops it too, the solver as well if
+        it is still searching). On a winning line found before (by a hint, the indicator or
+        a solution) it starts playing at once. Returns at once unless ``wait``. The browser
+        sees each move only as it is played.
+        """
+        time_limit = check_seconds(time_limit, "time_limit")
+        self._forbid_in("replay", NOT_IN_REPLAY)
+        self._forbid_in("lesson", NOT_IN_LESSON["solution"])
+        self._card.solution_used = True
+        job = self._assistant.show_solution(time_limit, delay)
+        if wait:
+            job.join()
+
+    def finish(self, delay: float = 0.12, wait: bool = False) -> list[Move]:
+        """Play every card left home, one every ``delay`` seconds, when the stock is empty
+        and nothing else is needed (:meth:`Game.finish_moves`); the toolbar's Finish. Returns
+        the moves (none when there is more to do: the message says so). Stop stops it."""
+        self._forbid_in("replay", NOT_IN_REPLAY)
+        self._forbid_in("lesson", NOT_IN_LESSON["finish"])
+        with self._lock:
+            moves = self.game.finish_moves() or []
+            if not moves:
+                self._refuse("Finish is for the end: the stock is empty and only cards "
+                             "going home are left.")  # fmt: skip
+                return []
+            job = self._assistant.play_back(moves, delay, "Finish")
+        if wait:
+            job.join()
+        return moves
+
+    @_locked
+    def show_statistics(self) -> dict[str, Any]:
+        """Open the Statistics panel: per preset, games played and won, the win rate with
+        its 95% interval, streaks, best time and fewest moves, and the latest games (see
+        :mod:`milligan_widget.stats`). Returns what it shows."""
+        summary = self._keeper.summary()
+        self.statistics = {**summary, "rev": self._rev}
+        played = summary["played"]
+        words = summary["problem"] or f"{played} game{'s' * (played != 1)} counted."
+        self._publish(message=f"Statistics: {words}")
+        return summary
+
+    def stop(self) -> bool:
+        """Stop :meth:`think_longer` or the solution playing back (:meth:`show_solution`);
+        False if neither was running."""
+        return self._assistant.stop()
+
+    def wait(self, timeout: float | None = 30.0) -> bool:
+        """Wait until the hint, Think longer, the solution playback and the indicator's
+        checks are done, stopped ones too (for scripts and tests); False on timeout."""
+        return self._assistant.wait(timeout)
+
+    @property
+    def known_win(self) -> tuple[Move, ...] | None:
+        """The moves of a win the solver found (a hint, the indicator, Think longer or the
+        solution) from the position on show, if it is on one; else None."""
+        return self._assistant.known_win()
 
     # ------------------------------------------------------------ request handling
     @_locked
@@ -599,18 +695,16 @@ class MilliganWidget(SolverAssistant, anywidget.AnyWidget):
     def _handle(self, content: Any) -> None:
         """Check the request first (a malformed one changes nothing, not even a solution
         playing back), then what the mode allows, then do it."""
-        steps = len(self._run.lesson.steps) if self._run is not None else 0
-        request = requests.parse(content, self.game, len(self._replay or ()), steps)
-        self._check_mode(request.kind)
-        if request.kind not in ("stop", "winnable"):
-            self._cancel_solution()  # the player takes over from the solution playing back
-        self._handlers()[request.kind](request)
-
-    def _check_mode(self, kind: str) -> None:
-        """Refuse a request that the mode on show has no use for."""
-        reason = modes.refusal(self.mode, kind)
+        run, mode = self.lesson_run, self._mode
+        steps = len(run.lesson.steps) if run is not None else 0
+        count = len(mode.moves) if isinstance(mode, modes.Replay) else 0
+        request = requests.parse(content, self.game, count, steps)
+        reason = mode.refusal(request.kind)
         if reason is not None:
-            self._forbid_in(self.mode, reason)
+            self._forbid_in(mode.name, reason)
+        if request.kind not in ("stop", "winnable", "stats"):
+            self._assistant.cancel_solution()  # the player takes over from the solution
+        self._handlers()[request.kind](request)
 
     def _handlers(self) -> dict[str, Callable[[requests.Request], Any]]:
         """What each request type does, given the checked request."""
@@ -620,18 +714,20 @@ class MilliganWidget(SolverAssistant, anywidget.AnyWidget):
             "undo": lambda _: self.undo(),
             "redo": lambda _: self.redo(),
             "hint": lambda _: self.hint(wait=False),
-            "think": lambda _: self.think_longer(self._think_budget()),
+            "think": lambda _: self.think_longer(self._assistant.think_budget()),
             "solution": lambda _: self.show_solution(),
             "stop": lambda _: self.stop() or self._publish(message="Nothing to stop."),
             "winnable": lambda r: setattr(self, "check_winnable", r.on),
             "auto": lambda _: self.autoplay(),
+            "finish": lambda _: self.finish(),
+            "stats": lambda _: self.show_statistics(),
             "restart": lambda _: self.restart(),
             "new": lambda r: self.new_game(r.seed, r.rules),
             "next": lambda _: self._next_when_done(),
             "previous": lambda _: self.previous_step(),
             "goto_step": lambda r: self.goto_step(r.number),
             "seek": lambda r: self.step_to(r.number),
-            "close": lambda _: self.stop_lesson() if self._run is not None else self.stop_replay(),
+            "close": lambda _: self.stop_lesson() if self.lesson_run else self.stop_replay(),
         }
 
     def _next_when_done(self) -> None:
@@ -643,21 +739,22 @@ class MilliganWidget(SolverAssistant, anywidget.AnyWidget):
         """Play ``move`` through the engine and publish, or refuse with the reason.
 
         In a lesson the move goes through the lesson's check instead (:meth:`attempt`)."""
-        if self._run is not None:
+        if self.lesson_run is not None:
             feedback = self.attempt(move)
             if not feedback.correct or feedback.move is None:
                 raise IllegalMoveError(feedback.message)
             return feedback.move
+        game = self.game
         try:
             matched = self._engine_move(move)
-            last = _last(self.game, matched)
-            description = self.game.describe(matched)
-            played = self.game.play(matched)
+            last = views.last_move(game, matched)
+            description = game.describe(matched)
+            played = game.play(matched)
         except IllegalMoveError as exc:
             self._refuse(str(exc))
             raise
         if comment:
-            self.game.set_comment(comment)
+            game.set_comment(comment)
             description = f"{description} — {comment}"
         self._publish(message=prefix + description, last=last)
         self._notify(played)
@@ -690,35 +787,11 @@ class MilliganWidget(SolverAssistant, anywidget.AnyWidget):
             self._refuse(reason)
             raise ModeError(reason)
 
-    def _require_lesson(self) -> LessonRun:
-        if self._run is None:
-            raise ModeError("No lesson is running: start one with start_lesson(lesson).")
-        return self._run
-
-    def _lesson_feedback(self, feedback: Feedback, last: dict[str, Any] | None) -> Feedback:
-        kind = feedback.kind if feedback.correct or not feedback.step_done else "wrong"
-        self._publish(message=feedback.message, kind=kind, last=last)
-        if feedback.correct and feedback.move is not None:
-            self._notify(feedback.move)
-        return feedback
-
-    def _show_step(self, message: str) -> None:
-        self._publish(message=message)
-
-    def _replay_message(self) -> str:
-        ply, entries = len(self._game.history), self._replay or []
-        if ply == 0:
-            moves = f"{len(entries)} move{'s' if len(entries) != 1 else ''}"
-            return f"The deal. {moves} to step through."
-        entry = entries[ply - 1]
-        text = f"Move {ply} of {len(entries)}: {entry['text']}"
-        if entry["comment"]:
-            text = f"{text} — {entry['comment']}"
-        if ply == len(entries) and self._game.status == "won":
-            text = f"{text}. All cards are home: won."
-        return text
-
     # ----------------------------------------------------------------- publishing
+    def _position(self) -> Key:
+        """What identifies the position on show (and the game it belongs to)."""
+        return (self.mode, id(self.game), tuple(str(m) for m in self.game.history))
+
     def _refuse(self, reason: str) -> None:
         self._publish(message=reason, kind="error")
 
@@ -735,127 +808,61 @@ class MilliganWidget(SolverAssistant, anywidget.AnyWidget):
         """Send the new view (and rules, panel, if changed) in one ``hold_sync`` update."""
         if self._closed:
             return
-        self._stop_stale_jobs()
+        self._assistant.position_changed()
         self._rev += 1
-        message = sentence(message)
-        game, mode = self.game, self.mode
-        status = game.status
-        elapsed = None
-        if mode == "play":
-            elapsed = round(time.monotonic() - self._started, 1) if status == "won" else None
-            if status == "lost" and kind == "info":
-                message, kind = f"{message} No useful move is left.".strip(), "lost"
-            if status == "won":
-                kind = "won"
+        game = self.game
+        message, kind, elapsed = self._outcome(sentence(message), kind)
         new_view = views.build_view(
-            game,
-            rev=self._rev,
-            message=message,
-            kind=kind,
-            last=last,
-            hint=hint,
-            elapsed=elapsed,
+            game, rev=self._rev, message=message, kind=kind, last=last, hint=hint, elapsed=elapsed
         )
-        new_view["mode"] = mode
-        new_view["busy"] = self._busy()
-        if mode == "play" and not game.can_undo and self._taken_back() is not None:
-            new_view["can_undo"] = True  # Undo takes back the restart or the new game
-        if self._run is not None:
-            new_view["lesson"] = self._run.summary()
-        elif self._replay is not None:
-            new_view["replay"] = {"ply": len(game.history), "count": len(self._replay)}
-            new_view["targets"] = {}  # a replay is watched, not played
-        new_view["actions"] = modes.actions(mode, new_view)
+        new_view["busy"] = self._assistant.busy
+        if self.mode == "play":
+            self._add_play_state(new_view)
+        self._mode.add_to(new_view)
         rules_changed = rules_changed or game.rules != self._shown_rules
         with self.hold_sync():
             if rules_changed:
                 self._shown_rules = game.rules
                 self.rules_info = views.rules_info(game.rules, PRESETS)
             if panel_changed:
-                self.panel = self._panel()
+                self.panel = self._mode.panel()
             self.view = new_view
-            self._update_analysis()
+            self._assistant.update_analysis()
 
-    def _panel(self) -> dict[str, Any]:
-        """What a mode's panel shows that does not change from one move to the next."""
-        if self._run is not None:
-            lesson = self._run.lesson
-            return {
-                "mode": "lesson",
-                "title": lesson.title,
-                "intro": lesson.intro,
-                "steps": [step.title for step in lesson.steps],
-            }
-        if self._replay is not None:
-            return {
-                "mode": "replay",
-                "title": self._replay_title,
-                "moves": self._replay,
-                "refusal": NOT_IN_REPLAY,
-            }
-        return {"mode": "play"}
+    def _add_play_state(self, view: dict[str, Any]) -> None:
+        """What play mode adds to the view: Undo of a restart or a new game, Finish, and
+        the streak a win extends."""
+        if not view["can_undo"] and self._set_aside.replaced_by(self.game):
+            view["can_undo"] = True  # Undo takes back the restart or the new game
+        view["can_finish"] = self.game.finish_moves() is not None
+        view["streak"] = self._keeper.streak if view["status"] == "won" else None
+
+    def _outcome(self, message: str, kind: str) -> tuple[str, str, float | None]:
+        """The message, its kind and the time played, once a game in play is won or lost
+        (then it counts in the statistics)."""
+        status = self.game.status
+        if self.mode != "play" or status == "playing":
+            return message, kind, None
+        self._keeper.ended(self._game, self._card)
+        problem = self._keeper.problem()
+        if problem is not None:
+            message = f"{message} ({problem})".strip()
+        if status == "won":
+            return message, "won", self._card.seconds()
+        if kind == "info":
+            return f"{message} No useful move is left.".strip(), "lost", None
+        return message, kind, None
 
     def _welcome(self, greeting: str = "Good luck!") -> str:
         game = self.game
         name = game.rules.name or "custom rules"
         seed = f" #{game.seed}" if game.seed is not None else ""
         if game.history:
-            played = len(game.history)
-            return f"Game{seed} ({name}) after {played} move{'s' * (played != 1)}."
+            return f"Game{seed} ({name}) after {_moves(len(game.history))}."
         if game.layout is not None:
             return f"A staged position ({name})."
         return f"New game{seed} ({name}). {greeting}"
 
-    def _replay_steps(self, saved: Game | None, moves: Any) -> list[Move]:
-        if saved is None:
-            return [_as_move(m) for m in moves]
-        start = saved.copy()
-        steps = list(saved.history)
-        start.restart()
-        self.game = start
-        return steps
 
-
-# ----------------------------------------------------------------- module helpers
 def _pick_seed(seed: int | None) -> int:
     return random.randint(1, 10**9) if seed is None else seed
-
-
-def _last(before: Game, move: Move) -> dict[str, Any]:
-    """What the front end needs to animate ``move`` (played on the position ``before``)."""
-    if move.source == "stock":
-        return {"source": "stock", "targets": [], "cards": []}
-    return {
-        "source": move.source,
-        "targets": views.resolve_targets(before, move),
-        "cards": [str(c) for c in views.moving_cards(before, move)],
-    }
-
-
-def _as_saved_game(value: Any) -> Game | None:
-    if isinstance(value, Game):
-        return value
-    if isinstance(value, Path) or (isinstance(value, str) and value.endswith(".json")):
-        return Game.load(value)
-    if isinstance(value, str) and value.lstrip().startswith("{"):
-        return Game.from_json(value)
-    return None
-
-
-def _as_move(move: Any) -> Move:
-    """A :class:`Move` from a Move or its notation; a TypeError for anything else."""
-    if isinstance(move, Move):
-        return move
-    if isinstance(move, str):
-        return Move.parse(move)
-    raise TypeError(f"a move is a Move or its notation such as '3>5', not {move!r:.40}")
-
-
-def _check_line(game: Game, moves: list[Move]) -> None:
-    """Raise IllegalMoveError, naming the move, unless ``moves`` play in turn from ``game``."""
-    trial = game.copy()
-    for ply, move in enumerate(moves, 1):
-        try:
-            trial.play(move)
-        except IllegalMoveError as exc:
-            raise IllegalMoveError(f"move {ply} of the line, {move}: {exc}") from None

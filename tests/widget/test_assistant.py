@@ -142,7 +142,7 @@ def test_the_indicator_on_deal_8_says_winnable() -> None:
     widget = MilliganWidget(seed=8, check_winnable=True)
     assert widget.analysis == shown("checking", "the solver has up to 3 s")
     assert widget.wait(10)
-    moves = len(widget._line)
+    moves = len(widget.known_win)
     assert widget.analysis == shown("winnable", f"the solver found a win in {moves} moves")
     widget.start_lesson(__import__("milligan_widget.tutorial").tutorial.learn_the_rules())
     assert widget.analysis["state"] is None  # nothing to check in a lesson
@@ -582,7 +582,7 @@ def test_think_longer_shows_progress_then_the_verdict_and_remembers_the_win(monk
     assert fake.calls == [((), 30.0)]
     fake.release.set()
     assert widget.wait(10)
-    line = len(widget._line)
+    line = len(widget.known_win)
     assert widget.analysis == shown("winnable", f"the solver found a win in {line} moves",
                                     enabled=False)  # fmt: skip
     assert widget.view["message"] == (

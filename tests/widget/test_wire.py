@@ -98,7 +98,8 @@ def _full_deck() -> list[Any]:
 
 @pytest.mark.parametrize(
     "module", ["widget", "widget.requests", "widget.modes", "widget.lock", "widget.words",
-               "widget.assistant", "widget.setaside"],
+               "widget.assistant", "widget.setaside", "widget.jobs", "widget.memory",
+               "widget.indicator", "widget.solution", "widget.view"],
 )  # fmt: skip
 def test_the_widget_modules_docstring_examples(module: str) -> None:
     import doctest

@@ -1,0 +1,137 @@
+"""The solver's background jobs for the widget, and the threads they run in.
+
+A job is one question to the solver (a hint, Think longer, a check, the solution) about one
+position. It runs in a thread of its own, so the kernel keeps handling clicks; where threads
+cannot start (Pyodide, JupyterLite), it runs in the kernel's thread instead, once the
+request that asked for it has been answered (the player sees "thinking…" first).
+
+>>> workers = Workers(WidgetLock())
+>>> answers = []
+>>> workers.start(answers.append, 42).join()
+>>> answers
+[42]
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from milligan_widget import Game, solver
+from milligan_widget.deadlock import explain
+from milligan_widget.widget.lock import WidgetLock
+from milligan_widget.widget.words import moves as _moves
+
+#: What identifies a position on show: (mode, id of its game, the moves played, as text).
+Key = tuple[Any, ...]
+
+
+class Job:
+    """One question to the solver about one position of ``origin`` (the game on show when
+    it was asked: a win found belongs to that game)."""
+
+    def __init__(self, position: Key, origin: Game, kind: str = "", seconds: float = 0.0) -> None:
+        self.position = position
+        self.origin = origin
+        self.kind = kind  # "hint" or "think": its slot among the assistant's jobs
+        self.seconds = seconds  # the solver's budget
+        self.stop = threading.Event()  # set: the solver is no longer needed for this job
+        self.thread: threading.Thread | None = None  # None: it runs (or ran) in the kernel's
+        self.result: Any = None
+        self.played = 0  # the solution's moves played back so far
+        self.progress = (0, 0.0)  # positions searched and seconds spent (Think longer)
+        self.shown = 0.0  # the seconds of the progress shown last
+
+    def join(self) -> None:
+        """Wait until the job is done (at once if it ran in the kernel's thread)."""
+        if self.thread is not None:
+            self.thread.join()
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What Think longer found for one position: a state of the widget's ``analysis``, why
+    in a player's words, and the budget it ran out of without an answer (0: it decided,
+    or was stopped), which the next press doubles."""
+
+    position: Key
+    state: str
+    why: str
+    ran_out: float = 0.0
+
+
+class Workers:
+    """Starts the jobs' threads and remembers them, so that :meth:`join` can wait."""
+
+    def __init__(self, lock: WidgetLock) -> None:
+        self._lock = lock
+        self._threads: list[threading.Thread] = []
+
+    def start(
+        self,
+        target: Callable[..., Any],
+        *args: Any,
+        fallback: Callable[[], Any] | None = None,
+    ) -> threading.Thread | None:
+        """Run ``target(*args)`` in a new thread; where no thread can start, run it (or
+        ``fallback``) in this thread once the lock is let go, and return None."""
+        thread = threading.Thread(target=target, args=args, daemon=True)
+        try:
+            thread.start()
+        except RuntimeError:  # "can't start new thread": Pyodide has none
+            self._lock.later(fallback or functools.partial(target, *args))
+            return None
+        self._threads = [t for t in self._threads if t.is_alive()] + [thread]
+        return thread
+
+    def join(self, deadline: float | None) -> bool:
+        """Wait for every thread started (until ``deadline``, a monotonic time); False if
+        one still runs then."""
+        for thread in list(self._threads):
+            if thread is threading.current_thread():
+                continue
+            thread.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
+            if thread.is_alive():
+                return False
+        return True
+
+
+def check_seconds(value: Any, name: str) -> float:
+    """A solver budget in seconds: a finite number, 0 or more (a NaN would search forever).
+
+    >>> check_seconds(2, "hint_time")
+    2.0
+    >>> check_seconds(float("nan"), "hint_time")
+    Traceback (most recent call last):
+    ...
+    ValueError: hint_time must be a number of seconds, 0 or more, not nan
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < math.inf:
+        raise ValueError(f"{name} must be a number of seconds, 0 or more, not {value!r}")
+    return float(value)
+
+
+def win_words(count: int) -> str:
+    return f"the solver found a win in {_moves(count)}"
+
+
+def verdict_words(result: solver.SolveResult, game: Game, seconds: float) -> str:
+    """Why the solver says what it says about ``game``, in a player's words."""
+    if result.status == solver.WINNABLE:
+        return win_words(len(result.moves))
+    if result.status == solver.UNWINNABLE:
+        return explain(game) or "the solver searched every line"
+    return f"no answer within {seconds:g} s"
+
+
+def progress_words(job: Job) -> str:
+    """How far Think longer has got."""
+    positions, seconds = job.progress
+    if not positions:
+        return f"thinking… the solver has up to {job.seconds:g} s"
+    return f"thinking… {seconds:.0f} s, {positions:,} positions"

@@ -1,0 +1,100 @@
+"""The widget's part in the statistics: each game's clock and counters, and when it counts.
+
+A game counts once (:mod:`milligan_widget.stats`): when it ends, won or lost, or when the
+player leaves it in progress for a new game (abandoned). A game that Undo brings back after
+it was left is not counted a second time. Statistics never stop play: when they cannot be
+written, the widget says why once and plays on.
+
+>>> import tempfile
+>>> from milligan_widget import Game
+>>> from milligan_widget.stats import Stats
+>>> folder = tempfile.TemporaryDirectory()
+>>> keeper = Scorekeeper(Stats(folder.name))
+>>> game, card = Game.new(8), Scorecard()
+>>> game.play("d")
+Move('d')
+>>> keeper.left(game, card), keeper.left(game, card)  # counted once
+(True, False)
+>>> keeper.summary()["played"]
+1
+>>> folder.cleanup()
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from milligan_widget import Game
+from milligan_widget.stats import GameRecord, Stats
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+@dataclass
+class Scorecard:
+    """What the statistics need of one game beyond the engine's: its clock and counters."""
+
+    started: float = field(default_factory=time.monotonic)  # for the time played
+    began: datetime = field(default_factory=_now)
+    undos: int = 0
+    hints: int = 0
+    solution_used: bool = False
+    counted: bool = False
+
+    def seconds(self) -> float:
+        return round(time.monotonic() - self.started, 1)
+
+
+class Scorekeeper:
+    """Records games in ``stats`` (None: statistics off)."""
+
+    def __init__(self, stats: Stats | None) -> None:
+        self.stats = stats
+        self.streak = 0  # the current streak of the game's preset, after the last win
+        self._warned = False
+
+    def ended(self, game: Game, card: Scorecard) -> bool:
+        """Count ``game`` if it is over (won or lost) and not counted yet."""
+        return game.status in ("won", "lost") and self._count(game, card)
+
+    def left(self, game: Game, card: Scorecard) -> bool:
+        """Count ``game``, left in progress, as abandoned (if a move was played)."""
+        return game.status == "playing" and game.ply > 0 and self._count(game, card)
+
+    def problem(self) -> str | None:
+        """Why statistics are unavailable, the first time only (then None)."""
+        problem = self.stats.problem if self.stats is not None else None
+        if problem is None or self._warned:
+            return None
+        self._warned = True
+        return problem
+
+    def summary(self) -> dict[str, Any]:
+        """The statistics for the browser (no deck in them)."""
+        if self.stats is None:
+            return {"problem": "Statistics are off for this widget.", "played": 0,
+                    "presets": [], "recent": []}  # fmt: skip
+        return self.stats.summary().to_dict()
+
+    def _count(self, game: Game, card: Scorecard) -> bool:
+        if card.counted or self.stats is None:
+            return False
+        card.counted = True
+        record = GameRecord.from_game(
+            game,
+            seconds=card.seconds(),
+            undos=card.undos,
+            hints=card.hints,
+            solution_used=card.solution_used,
+            started=card.began,
+        )
+        written = self.stats.record(record)
+        if written and game.status == "won":
+            found = self.stats.summary(record.preset).get(record.preset)
+            self.streak = found.current_streak if found is not None else 0
+        return written

@@ -1,0 +1,147 @@
+"""The solver's solution, played back in the widget one move at a time.
+
+The solver looks for a win from the position on show (unless one is remembered); then its
+moves are played one every ``delay`` seconds in the background, so Stop and other clicks
+still work. Any move by the player stops it; so does a change of position under it. The
+browser sees each move only as it is played, never the line.
+
+>>> from milligan_widget.widget import MilliganWidget
+>>> widget = MilliganWidget(seed=8)
+>>> widget.show_solution(time_limit=20, delay=0, wait=True)
+>>> widget.game.status
+'won'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from milligan_widget import Game, IllegalMoveError, Move, solver
+from milligan_widget.widget.jobs import Job, Key, Workers
+from milligan_widget.widget.lock import locked
+from milligan_widget.widget.words import moves as _moves
+
+
+class Solution:
+    """The playback of one solution at a time, through the assistant's host."""
+
+    def __init__(
+        self, host: Any, workers: Workers, remember: Callable[[Job, Game, Any], None]
+    ) -> None:
+        self.host = host
+        self._lock = host.lock  # for @locked
+        self._workers, self._remember = workers, remember
+        self._job: Job | None = None
+
+    @property
+    def running(self) -> bool:
+        """Is a solution being looked for or played back?"""
+        return self._job is not None
+
+    @locked
+    def start(
+        self, known: tuple[Move, ...] | None, time_limit: float, delay: float, name: str = ""
+    ) -> Job:
+        """Look for a win (``known``: the remembered one, played at once) and play it;
+        ``name``: what the moves are, when not the solver's solution (the Finish)."""
+        self.cancel()
+        game = self.host.game()
+        job = self._job = Job(self.host.position(), game)
+        job.kind = name or "Solution"
+        if known is not None:
+            job.result = solver.SolveResult(solver.WINNABLE, known)
+            message, kind = f"Solution: the solver's win in {_moves(len(known))}", "hint"
+            if name:
+                message, kind = f"{name}: {_moves(len(known))} to play", "info"
+        else:
+            message = f"Thinking… the solver looks for a win (up to {time_limit:g} s)"
+            kind = "thinking"
+        self.host.publish(message=message, kind=kind)
+        job.thread = self._workers.start(self._work, job, game.copy(), time_limit, delay)
+        return job
+
+    def cancel(self) -> None:
+        """Stop it, without a word."""
+        job = self._job
+        if job is not None:
+            job.stop.set()
+            self._job = None
+
+    @locked
+    def stop(self) -> bool:
+        """Stop it and say how far it got; False if none was running."""
+        job = self._job
+        if job is None:
+            return False
+        self.cancel()
+        self.host.publish(message=f"{job.kind} stopped after {_moves(job.played)}.")
+        return True
+
+    def position_changed(self, position: Key) -> None:
+        """The player left the position: a solution still searching is no longer needed
+        (one playing back notices by itself)."""
+        job = self._job
+        if job is not None and job.result is None and job.position != position:
+            self.cancel()
+
+    def _work(self, job: Job, game: Game, time_limit: float, delay: float) -> None:
+        """Find the solution (unless known), then play it back; say why if none."""
+        result, error = job.result, ""
+        if result is None:
+            try:
+                result = solver.solve(game, time_limit=time_limit, stop=job.stop.is_set)
+            except Exception as exc:
+                self.host.log.exception("MilliganWidget solution failed")
+                result, error = solver.SolveResult(solver.UNKNOWN), str(exc)
+            job.result = result
+            self._remember(job, game, result.moves)
+        if result.moves:
+            self._play_back(job, result.moves, delay)
+            return
+        with self._lock:
+            if job.stop.is_set() or self._job is not job:
+                return
+            self._job = None
+            self.host.publish(**_no_solution(game, result, time_limit, error))
+
+    def _play_back(self, job: Job, moves: tuple[Move, ...], delay: float) -> None:
+        """Play ``moves`` one every ``delay`` seconds until done, stopped or the position
+        changes under it."""
+        count = len(moves)
+        for ply, move in enumerate(moves, 1):
+            with self._lock:
+                if not self._play_one(job, move, ply, count):
+                    return
+            if ply < count and job.stop.wait(delay):
+                return
+
+    def _play_one(self, job: Job, move: Move, ply: int, count: int) -> bool:
+        """Play move ``ply`` of ``count``; False when the playback ends here."""
+        if job.stop.is_set() or self._job is not job:
+            return False
+        if self.host.position() != job.position:
+            self._job = None
+            self.host.publish(message="Solution stopped: the position changed.")
+            return False
+        if ply == count:
+            self._job = None  # the last move's view has no Stop button
+        try:
+            self.host.play(move, f"{job.kind} {ply}/{count}: ")
+        except IllegalMoveError:
+            self._job = None
+            return False
+        job.played = ply
+        job.position = self.host.position()
+        return True
+
+
+def _no_solution(game: Game, result: solver.SolveResult, seconds: float, error: str) -> dict:
+    """What to say when the solver found no line to play back."""
+    if error:
+        return {"message": f"Internal error: {error}", "kind": "error"}
+    if result.status == solver.UNWINNABLE:
+        return {"message": f"Solver: {solver.no_win_left(game)}.", "kind": "hint"}
+    if game.status == "won":
+        return {"message": "All cards are home already."}
+    return {"message": f"Solver: no win found within {seconds:g} s.", "kind": "hint"}

@@ -1,0 +1,56 @@
+"""Where no thread can start (Pyodide, JupyterLite), every solver tool still answers.
+
+``threading.Thread.start`` raises "can't start new thread" there; the widget then does the
+solver's work in the kernel's thread, after the request's first answer ("thinking…").
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from milligan_widget.widget import MilliganWidget
+from tests.lines import WIN_8
+from tests.widget.simulate import Browser
+
+
+@pytest.fixture
+def no_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(self: threading.Thread) -> None:
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(threading.Thread, "start", refuse)
+
+
+def _messages(sent: list[dict]) -> list[str]:
+    return [m["state"]["view"]["message"] for m in sent if "view" in m.get("state", {})]
+
+
+def test_a_hint_answers_after_thinking(no_threads: None) -> None:
+    widget = MilliganWidget(seed=8, hint_time=20)
+    browser = Browser(widget)
+    sent = browser.request({"type": "hint"})
+    messages = _messages(sent)
+    assert messages[0].startswith("Thinking…") and messages[-1].startswith("Solver:")
+    assert widget.view["hint"] is not None and widget.view["kind"] == "hint"
+    move, why = widget.hint()  # from Python too, on the win now remembered
+    assert widget.game.is_legal(move) and why
+
+
+def test_the_indicator_checks_each_position(no_threads: None) -> None:
+    widget = MilliganWidget(seed=8, winnable_time=20)
+    browser = Browser(widget)
+    sent = browser.request({"type": "winnable", "on": True})
+    states = [m["state"]["analysis"]["state"] for m in sent if "analysis" in m["state"]]
+    assert states == ["checking", "winnable"]
+    assert widget.wait(0)
+
+
+def test_think_longer_and_the_solution_answer(no_threads: None) -> None:
+    widget = MilliganWidget(seed=8, hint_time=0)
+    result = widget.think_longer(20, wait=True)
+    assert result is not None and result.status == "winnable"
+    widget.show_solution(delay=0)
+    assert widget.game.status == "won" and widget.view["kind"] == "won"
+    assert len(widget.game.history) <= len(WIN_8.split()) * 2

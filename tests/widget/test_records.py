@@ -1,0 +1,104 @@
+"""The widget's statistics and Finish: each game counts once, and play never stops for them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from milligan_widget import Move
+from milligan_widget.stats import Stats
+from milligan_widget.widget import MilliganWidget
+from tests.lines import WIN_8
+from tests.widget.simulate import Browser
+
+
+def _to_finish(widget: MilliganWidget) -> int:
+    """Play deal 8's win until Finish is offered; the moves played."""
+    for ply, move in enumerate(WIN_8.split()):
+        if "finish" in widget.view["actions"]:
+            return ply
+        widget.play(move)
+    raise AssertionError("Finish was never offered along deal 8's win")
+
+
+def test_a_won_game_counts_with_its_undos_hints_and_streak(tmp_path: Path) -> None:
+    stats = Stats(tmp_path)
+    widget = MilliganWidget(seed=8, stats=stats, hint_time=0)
+    widget.play("d")
+    widget.undo()
+    widget.hint()
+    for move in WIN_8.split():
+        widget.play(move)
+    assert widget.view["kind"] == "won" and widget.view["streak"] == 1
+    (game,) = stats.games()
+    assert (game.result, game.seed, game.moves, game.undos, game.hints) == ("won", 8, 207, 1, 1)
+    assert not game.solution_used
+    shown = widget.show_statistics()
+    assert shown["presets"][0]["won"] == 1 and widget.statistics["played"] == 1
+    assert "deck" not in str(widget.statistics)
+    widget.undo()  # a step back from the win and forward again: still one game
+    widget.redo()
+    assert len(stats.games()) == 1
+
+
+def test_a_game_left_for_a_new_one_counts_once_as_abandoned(tmp_path: Path) -> None:
+    stats = Stats(tmp_path)
+    widget = MilliganWidget(seed=5, stats=stats)
+    widget.new_game(6)  # not a move played: nothing to count
+    assert stats.games() == []
+    widget.play("d")
+    widget.new_game(7)
+    assert [(g.seed, g.result) for g in stats.games()] == [(6, "abandoned")]
+    widget.undo()  # deal 6 comes back; leaving it again does not count it twice
+    assert widget.game.seed == 6
+    widget.new_game(9)
+    widget.restart()  # a restart is the same deal going on: not a game left
+    assert [(g.seed, g.result) for g in stats.games()] == [(6, "abandoned")]
+
+
+def test_a_broken_statistics_file_says_why_once_and_play_goes_on(tmp_path: Path) -> None:
+    (tmp_path / "statistics.sqlite3").write_bytes(b"not a database at all" * 100)
+    widget = MilliganWidget(seed=5, stats=Stats(tmp_path))
+    widget.play("d")
+    widget.new_game(6)
+    widget.play("d")
+    widget.new_game(7)
+    assert widget.game.seed == 7 and widget.view["kind"] != "error"
+    shown = widget.show_statistics()
+    assert shown["played"] == 0 and "not a database" in shown["problem"]
+    assert "unavailable" in widget.view["message"].lower()
+    assert (tmp_path / "statistics.sqlite3").read_bytes() == b"not a database at all" * 100
+
+
+def test_statistics_off_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MILLIGAN_WIDGET_DATA", str(tmp_path))
+    widget = MilliganWidget(seed=8, stats=False)
+    for move in WIN_8.split():
+        widget.play(move)
+    assert widget.view["kind"] == "won" and list(tmp_path.iterdir()) == []
+    assert widget.show_statistics()["problem"] == "Statistics are off for this widget."
+
+
+def test_finish_plays_every_card_home_and_the_game_counts(tmp_path: Path) -> None:
+    stats = Stats(tmp_path)
+    widget = MilliganWidget(seed=8, stats=stats)
+    played = _to_finish(widget)
+    assert widget.view["can_finish"] and widget.game.stock_count == 0
+    moves = widget.finish(delay=0, wait=True)
+    assert 0 < len(moves) <= len(WIN_8.split()) - played
+    assert all(isinstance(m, Move) and str(m).endswith(">f") for m in moves)
+    assert widget.game.status == "won" and widget.view["kind"] == "won"
+    assert widget.view["message"].startswith(f"Finish {len(moves)}/{len(moves)}:")
+    assert [g.result for g in stats.games()] == ["won"]
+
+
+def test_finish_from_the_browser_and_when_there_is_more_to_do(tmp_path: Path) -> None:
+    widget = MilliganWidget(seed=8, stats=Stats(tmp_path))
+    browser = Browser(widget)
+    view = browser.updated_view(browser.request({"type": "finish"}))
+    assert view["kind"] == "error" and "Finish is for the end" in view["message"]
+    assert "finish" not in view["actions"] and widget.game.ply == 0
+    _to_finish(widget)
+    widget.finish(delay=0.01)
+    assert widget.wait(10) and widget.game.status == "won"
