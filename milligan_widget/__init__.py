@@ -8,6 +8,8 @@ Move('d')
 88
 """
 
+from importlib import metadata as _metadata
+
 from .cards import Card, CardError
 from .deals import deal_order
 from .errors import (
@@ -36,7 +38,10 @@ __all__ = [
     "SaveFileError",
     "deal_order",
 ]
-__version__ = "0.1.0"
+try:  # the installed distribution's version (pyproject.toml's, at install time)
+    __version__: str = _metadata.version("milligan-widget")
+except _metadata.PackageNotFoundError:  # not installed: a source tree on sys.path
+    __version__ = "0+unknown"
 
 
 def __getattr__(name: str):

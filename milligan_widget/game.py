@@ -38,6 +38,8 @@ from .position import (
 from .rules import Rules
 
 if TYPE_CHECKING:
+    from os import PathLike
+
     from .layout import Layout
 
 Status = str  # "playing" | "won" | "lost"
@@ -658,6 +660,21 @@ class Game(Position):
             self._apply(action)
             self._undo.append(action)
         return keys
+
+    # ------------------------------------------------------------------ a page to share
+
+    def to_html(self, path: str | PathLike[str] | None = None) -> str:
+        """This game as one self-contained HTML page that works offline: the position after
+        every move, the moves in words with their comments, and a replay viewer; written to
+        ``path`` too when given. The stock's order is not in it. See
+        :func:`milligan_widget.export.to_html`.
+
+        >>> Game.new(3).to_html().startswith("<!DOCTYPE html>")
+        True
+        """
+        from .export import to_html
+
+        return to_html(self, path)
 
 
 def _deck_problem(codes: list[int], decks: int) -> str:

@@ -1,9 +1,10 @@
 """Win-rate studies: solve many numbered deals and summarise, resumably.
 
-    python -m milligan_widget.study --rules classic --deals 1..1000 --time-limit 10 --workers 2
+    milligan-study --rules classic --deals 1..1000 --time-limit 10 --workers 2
 
-Each deal is solved in a worker (local processes by default; a Dask cluster with
-``--scheduler tcp://host:8786`` when ``dask[distributed]`` is installed). Results are
+(or ``python -m milligan_widget.study ...``). Each deal is solved in a worker (local processes
+by default; a Dask cluster with ``--scheduler tcp://host:8786`` when ``dask[distributed]`` is
+installed, and milligan-widget on every Dask worker too). Results are
 appended to a CSV file as they arrive, so an interrupted study resumes where it stopped,
 and a summary gives the share of winnable, unwinnable and unknown deals with 95% intervals.
 
@@ -338,19 +339,82 @@ def _on_sigterm(signum, frame) -> None:
 # ----------------------------------------------------------------------------- command line
 
 
-def main(argv: list[str] | None = None) -> int:
+_EPILOG = """\
+examples:
+  milligan-study --deals 1..1000 --time-limit 10 --workers 2
+      classic deals 1 to 1000, 10 s each, 2 at a time on this machine, into study.csv
+  milligan-study --rules all --deals 1..100 --out presets.csv
+      every preset in turn; the same command again resumes after a stop
+  milligan-study --scheduler tcp://scheduler-host:8786 --deals 1..100000 --out big.csv
+      on a Dask cluster (pip install 'milligan-widget[dask]')
+
+--workers is the number of local processes solving deals at once. With --scheduler it is
+ignored: the Dask cluster's workers solve the deals, as many at once as the cluster has
+worker threads. Each Dask worker imports milligan_widget to solve a deal, so install the
+package, the same version as here, in every worker's environment (pip install
+milligan-widget), not only where this command runs.
+
+python -m milligan_widget.study takes the same options.
+"""
+
+
+def _parser() -> argparse.ArgumentParser:
+    name = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else ""
     parser = argparse.ArgumentParser(
-        prog="python -m milligan_widget.study", description=__doc__.splitlines()[0]
+        prog="milligan-study" if name == "milligan-study" else "python -m milligan_widget.study",
+        description=__doc__.splitlines()[0],
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "--rules", default="classic", help=f"a preset, or 'all' ({', '.join(PRESETS)})"
+        "--rules",
+        default="classic",
+        help=f"a preset, or 'all' for each in turn: {', '.join(PRESETS)} (default: %(default)s)",
     )
-    parser.add_argument("--deals", type=parse_deals, default=parse_deals("1..100"))
-    parser.add_argument("--time-limit", type=_seconds, default=10.0, help="seconds per deal")
-    parser.add_argument("--workers", type=_workers, default=2)
-    parser.add_argument("--scheduler", help="address of a Dask scheduler")
-    parser.add_argument("--out", type=Path, default=Path("study.csv"), help="results CSV (resumed)")
+    parser.add_argument(
+        "--deals",
+        type=parse_deals,
+        default="1..100",
+        help="deal numbers: a range like 1..1000, one number, or a list like 1..10,20..30 "
+        "(default: %(default)s)",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=_seconds,
+        default=10.0,
+        help="the solver's seconds for each deal (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=_workers,
+        default=2,
+        help="local processes solving deals at once, 1 to 256 (default: %(default)s); "
+        "ignored with --scheduler, where the Dask cluster's workers solve them",
+    )
+    parser.add_argument(
+        "--scheduler",
+        help="the address of a Dask scheduler, like tcp://host:8786: solve on its cluster "
+        "instead of local processes (default: none; needs milligan-widget[dask])",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path("study.csv"),
+        help="the results CSV, appended to as deals are solved and resumed by the next run "
+        "(default: %(default)s)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The command line (``milligan-study``, or ``python -m milligan_widget.study``): run a
+    study and print its summary; the exit status is 0, or 128 + the signal that stopped it.
+    ``argv`` defaults to the command line's arguments. For example::
+
+        main(["--deals", "1..20", "--time-limit", "2", "--out", "quick.csv"])
+    """
+    parser = _parser()
     args = parser.parse_args(argv)
     presets = list(PRESETS) if args.rules == "all" else [args.rules]
     for name in presets:

@@ -420,6 +420,17 @@ class MilliganWidget(anywidget.AnyWidget):
         interrupted save leaves the file as it was (:meth:`Game.save`)."""
         self.game.save(path)
 
+    def to_html(self, path: str | Path | None = None) -> str:
+        """The game on show as one self-contained page that works offline, with a replay
+        viewer (:meth:`Game.to_html`), written to ``path`` too when given; in the replay
+        viewer, the whole line being replayed."""
+        game = self.game
+        if self.mode == "replay":
+            game = game.copy()
+            while game.can_redo:
+                game.redo()
+        return game.to_html(path)
+
     @classmethod
     def load(cls, path: str | Path, **kwargs: Any) -> MilliganWidget:
         """A widget showing a game saved by :meth:`save` (``replay_viewer=True``: in the
