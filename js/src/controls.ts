@@ -1,4 +1,5 @@
 /** Toolbar, status bar, message line, end-of-game banner and the Rules panel. */
+import { el, makeButton } from "./dom";
 import type { ThemeChoice } from "./theme";
 import type { Analysis, GameView, Kind, Request, RulesInfo, StatName } from "./types";
 
@@ -12,13 +13,14 @@ const STATS: [StatName, string][] = [
 
 const KEYS_HELP =
   "Keys: arrows or Tab move between piles and cards, Enter or Space picks up and drops, " +
-  "Esc cancels, d deals, u or z undoes, y redoes, h hints, a plays safe cards home. " +
+  "Esc cancels, d deals, u or z undoes, y redoes, h hints, a plays safe cards home, " +
+  "f finishes (every card left goes home, once that is all there is to do). " +
   "In a replay: ← and → step, Home and End go to the deal and the last move.";
 
 type Send = (req: Request) => void;
 
 /** The toolbar's buttons that the view's `actions` enable. */
-const TOOLBAR_ACTIONS = ["new", "undo", "redo", "deal", "restart", "hint", "auto", "solution"];
+const TOOLBAR_ACTIONS = ["new", "undo", "redo", "deal", "restart", "hint", "auto", "finish", "solution", "save", "files", "stats"];
 
 /** What the "still winnable?" indicator says for each state. */
 const VERDICTS: Record<string, string> = {
@@ -29,19 +31,8 @@ const VERDICTS: Record<string, string> = {
   won: "won ✓",
 };
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text = ""): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  node.className = className;
-  if (text) node.textContent = text;
-  return node;
-}
-
 function button(label: string, action: string, title: string): HTMLButtonElement {
-  const b = el("button", "mw-btn", label);
-  b.type = "button";
-  b.dataset.action = action;
-  b.title = title;
-  return b;
+  return makeButton(label, title, { action });
 }
 
 /** A toolbar group (data-group names it for the styles). */
@@ -125,7 +116,11 @@ export class Controls {
     const edit = group("edit", this.park(button("Restart", "restart", "Back to the start of this deal (Undo brings the game back)")));
     edit.append(button("↶ Undo", "undo", "Undo (u or z)"), button("Redo ↷", "redo", "Redo (y)"));
     const play = group("play", button("Deal", "deal", "Deal a row (d)"), button("Hint", "hint", "Show a good move (h)"));
-    play.append(this.park(button("Auto", "auto", "Play safe cards to the foundations (a)")));
+    play.append(
+      this.park(button("Auto", "auto", "Play safe cards to the foundations (a)")),
+      button("Finish", "finish", "Play every card left home: the stock is empty and nothing else is needed (f)"),
+    );
+
     const solve = group(
       "solve",
       button("Solution ▶", "solution", "Let the solver play this deal from here"),
@@ -159,7 +154,14 @@ export class Controls {
     }
     this.themeSelect.addEventListener("change", () => this.settings.theme(this.themeSelect.value as ThemeChoice));
     theme.append(this.themeSelect);
-    this.menuMain.append(colours, theme);
+    const keep = el("div", "mw-menu-items");
+    keep.append(
+      button("Save", "save", "Save this game in the notebook's folder"),
+      button("Open…", "files", "Open a game saved in the notebook's folder"),
+      button("Statistics", "stats", "Games played and won, streaks and best times"),
+    );
+    for (const item of keep.children) item.setAttribute("role", "menuitem");
+    this.menuMain.append(keep, colours, theme);
     this.menu.append(this.menuMain);
   }
 
@@ -318,6 +320,7 @@ export class Controls {
     const play = view.mode === "play";
     const can = new Set(view.actions);
     for (const action of TOOLBAR_ACTIONS) this.enable(action, can.has(action));
+    this.buttons.get("finish")!.hidden = !can.has("finish"); // there when it can be used
     this.seed.disabled = this.preset.disabled = !can.has("new");
     this.winnableBox.disabled = !can.has("winnable");
     this.busy = view.busy;
@@ -353,6 +356,7 @@ export class Controls {
       this.banner.replaceChildren(
         el("strong", "", "You won!"),
         el("span", "", `All ${this.total} cards home in ${view.stats.moves} moves${time}.`),
+        ...(view.streak ? [el("span", "mw-streak", view.streak > 1 ? `${view.streak} wins in a row!` : "A new streak begins.")] : []),
         button("New game", "new", "Start a new deal"),
       );
     } else if (view.status === "lost") {

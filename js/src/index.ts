@@ -5,6 +5,7 @@ import { Board } from "./board";
 import { Controls } from "./controls";
 import { Interaction } from "./interact";
 import { LessonPanel, ReplayPanel } from "./panels";
+import { Sheets } from "./sheets";
 import { ThemeWatcher } from "./theme";
 import type { Model, Panel, Request } from "./types";
 
@@ -29,6 +30,9 @@ class App {
   readonly root = document.createElement("div");
   private readonly board: Board;
   private readonly controls: Controls;
+  private readonly sheets: Sheets;
+  /** The message line, and the offer to resume under it (beside the stock). */
+  private readonly messageArea = document.createElement("div");
   private readonly interaction: Interaction;
   private readonly lesson: LessonPanel;
   private readonly replay: ReplayPanel;
@@ -60,8 +64,11 @@ class App {
       fourColour: (on) => setTrait("four_colour", on),
       theme: (choice) => setTrait("theme", choice),
     });
+    this.sheets = new Sheets(send);
+    this.messageArea.className = "mw-message-area";
+    this.messageArea.append(this.controls.message, this.sheets.offer);
     this.root.addEventListener("keydown", (e) => {
-      if (e.key === "Escape") this.controls.closePopups();
+      if (e.key === "Escape" && !this.sheets.close()) this.controls.closePopups();
     });
     this.root.append(this.controls.toolbar, this.controls.status);
     this.lesson = new LessonPanel(send);
@@ -73,7 +80,7 @@ class App {
     stage.className = "mw-stage";
     this.root.append(stage);
     this.board = new Board(stage);
-    stage.append(this.controls.banner, this.controls.rulesPanel);
+    stage.append(this.controls.banner, this.controls.rulesPanel, this.sheets.stats, this.sheets.files);
     this.interaction = new Interaction(this.root, this.board, send, (text, kind) => this.controls.say(text, kind));
     this.theme = new ThemeWatcher(this.root, () => model.get("theme") ?? "auto");
     host.appendChild(this.root);
@@ -112,7 +119,7 @@ class App {
     const rules = this.model.get("rules_info");
     if (this.board.builtFor === rules) return;
     this.controls.setRules(rules);
-    this.board.build(rules, this.controls.message);
+    this.board.build(rules, this.messageArea);
     this.root.dataset.variant = rules.name ?? "custom";
     this.fit();
     this.onView();
@@ -139,6 +146,7 @@ class App {
     this.interaction.update(view, () => {
       this.board.render(view);
       this.controls.render(view);
+      this.sheets.render(view);
       if (view.mode === "lesson") this.lesson.render(view);
       else if (view.mode === "replay") this.replay.render(view);
     });
@@ -148,6 +156,14 @@ class App {
 
   onAnalysis = (): void => {
     this.controls.setAnalysis(this.model.get("analysis") ?? { enabled: false, state: null });
+  };
+
+  onStatistics = (): void => {
+    this.sheets.showStatistics(this.model.get("statistics") ?? {});
+  };
+
+  onFiles = (): void => {
+    this.sheets.showFiles(this.model.get("files") ?? {});
   };
 
   onTheme = (): void => {
@@ -164,7 +180,7 @@ class App {
   /** Rebuild and draw everything from scratch; returns milliseconds (used by the benchmark). */
   fullRender(): number {
     const start = performance.now();
-    this.board.build(this.model.get("rules_info"), this.controls.message);
+    this.board.build(this.model.get("rules_info"), this.messageArea);
     this.board.render(this.model.get("view"));
     void this.root.offsetHeight; // include style and layout
     return performance.now() - start;
@@ -186,7 +202,11 @@ function render({ model, el }: RenderProps<Model>): () => void {
   model.on("change:four_colour", app.onFourColour);
   model.on("change:analysis", app.onAnalysis);
   model.on("change:theme", app.onTheme);
+  model.on("change:statistics", app.onStatistics);
+  model.on("change:files", app.onFiles);
   return () => {
+    model.off("change:statistics", app.onStatistics);
+    model.off("change:files", app.onFiles);
     model.off("change:theme", app.onTheme);
     model.off("change:analysis", app.onAnalysis);
     model.off("change:panel", app.onPanel);

@@ -376,7 +376,7 @@ export class Interaction {
   }
 
   private keyAction(e: KeyboardEvent): (() => void) | null {
-    const simple: Record<string, Request["type"]> = { d: "deal", u: "undo", z: "undo", y: "redo", h: "hint", a: "auto" };
+    const simple: Record<string, Request["type"]> = { d: "deal", u: "undo", z: "undo", y: "redo", h: "hint", a: "auto", f: "finish" };
     const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
     if (simple[key]) return () => this.send({ type: simple[key] } as Request);
     const at = locate(this.active);

@@ -1,22 +1,14 @@
 /** The lesson panel and the replay viewer: they show what Python sends and send requests. */
+import { el, makeButton } from "./dom";
 import type { GameView, Panel, Request } from "./types";
 
 type Send = (req: Request) => void;
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text = ""): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  node.className = className;
-  if (text) node.textContent = text;
-  return node;
-}
-
 /** A panel's button: `data-lesson` or `data-replay` names its action (the toolbar's buttons
  * use `data-action`, so each selector finds one button). */
 function button(kind: "lesson" | "replay", label: string, action: string, title: string, extra = ""): HTMLButtonElement {
-  const b = el("button", `mw-btn ${extra}`.trim(), label);
-  b.type = "button";
-  b.dataset[kind] = action;
-  b.title = title;
+  const b = makeButton(label, title, { [kind]: action });
+  if (extra) b.classList.add(extra);
   return b;
 }
 

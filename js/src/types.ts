@@ -100,6 +100,60 @@ export interface GameView {
   actions: string[];
   lesson?: LessonView;
   replay?: ReplayView;
+  /** Play mode: Finish plays every card left home. */
+  can_finish?: boolean;
+  /** Play mode, a game won: the streak of wins it extends. */
+  streak?: number | null;
+  /** Play mode: the offer to take up the game auto-saved before, in words. */
+  resume?: string | null;
+}
+
+/** One preset's line of the Statistics panel (milligan_widget/stats.py, PresetSummary). */
+export interface PresetStats {
+  preset: string;
+  played: number;
+  won: number;
+  win_rate: number | null;
+  win_rate_low: number | null;
+  win_rate_high: number | null;
+  current_streak: number;
+  best_streak: number;
+  best_time: number | null;
+  fewest_moves: number | null;
+}
+
+export interface RecentGame {
+  deal: string;
+  preset: string;
+  result: "won" | "lost" | "abandoned";
+  moves: number;
+  seconds: number;
+  ended: string;
+}
+
+/** The Statistics panel's data (the ``statistics`` trait): no deck in it. */
+export interface StatisticsView {
+  rev?: number;
+  problem: string | null;
+  played: number;
+  presets: PresetStats[];
+  recent: RecentGame[];
+}
+
+/** One save file the Open panel lists (milligan_widget/widget/files.py). */
+export interface SaveEntry {
+  name: string;
+  deal: number | null;
+  rules: string;
+  moves: number;
+  status: "playing" | "won" | "lost";
+  date: string;
+}
+
+export interface FilesView {
+  rev?: number;
+  folder?: string;
+  entries?: SaveEntry[];
 }
 
 export interface RulesInfo {
@@ -132,6 +186,8 @@ export interface Model {
   rules_info: RulesInfo;
   panel: Panel;
   four_colour: boolean;
+  statistics: StatisticsView | Record<string, never>;
+  files: FilesView;
   /** "auto" follows the host (JupyterLab, VS Code, marimo, the browser). */
   theme: "auto" | "light" | "dark";
 }
@@ -148,7 +204,10 @@ export interface Grab {
 /** Every request the front end may send; one per player action. */
 export type Request =
   | { type: "move"; source: string; target: string; count: number }
-  | { type: "deal" | "undo" | "redo" | "hint" | "auto" | "restart" }
+  | { type: "deal" | "undo" | "redo" | "hint" | "auto" | "restart" | "finish" }
+  | { type: "stats" | "save" | "files" }
+  | { type: "open"; name: string }
+  | { type: "resume"; on: boolean }
   | { type: "next" | "previous" | "close" }
   | { type: "goto_step"; index: number }
   | { type: "solution" | "stop" | "think" }

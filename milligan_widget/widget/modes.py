@@ -38,6 +38,9 @@ NOT_IN_LESSON = {
     "solution": "The solution is for a game: finish or close the lesson first.",
     "think": "Think longer is for a game: finish or close the lesson first.",
     "finish": "Play each card home yourself in a lesson.",
+    "save": "A lesson's position is not saved: close the lesson to save your game.",
+    "files": "Close the lesson to open a saved game.",
+    "open": "Close the lesson to open a saved game.",
     "winnable": "The solver's check is for a game: finish or close the lesson first.",
 }
 NOT_IN_REPLAY = (
@@ -70,6 +73,9 @@ TOOLBAR: dict[str, Callable[[dict[str, Any]], bool]] = {
     "auto": lambda view: True,
     "finish": lambda view: view.get("can_finish", False),
     "solution": lambda view: view["status"] == "playing" and view["busy"] != "solution",
+    "save": lambda view: True,
+    "files": lambda view: True,
+    "stats": lambda view: True,
     "winnable": lambda view: True,
 }
 
@@ -81,9 +87,9 @@ def actions(mode: str, view: dict[str, Any]) -> list[str]:
     >>> view = {"can_undo": True, "can_redo": False, "can_deal": True, "status": "playing",
     ...         "stats": {"moves": 3}, "busy": None}
     >>> actions("lesson", view)
-    ['undo', 'deal', 'restart', 'hint']
+    ['undo', 'deal', 'restart', 'hint', 'stats']
     >>> actions("replay", view)
-    []
+    ['stats']
     """
     return [name for name, does in TOOLBAR.items() if refusal(mode, name) is None and does(view)]
 

@@ -36,6 +36,9 @@ REQUEST_TYPES = (
     "winnable",  # the "still winnable?" indicator on or off ({"on": true})
     "finish",  # play every card left home, when that is all there is left to do
     "stats",  # open the Statistics panel
+    "save", "files",  # save the game in the notebook's folder; list the saves there (Open)
+    "open",  # open the save named ``name`` ({"name": "milligan-deal-8-….json"})
+    "resume",  # take up the game auto-saved before ({"on": true}), or not ({"on": false})
 )  # fmt: skip
 
 
@@ -150,6 +153,12 @@ def _parse_rules(value: Any) -> str | None:
     return value
 
 
+def _parse_name(value: Any) -> str:
+    if not isinstance(value, str) or not 0 < len(value) <= 200:
+        raise RequestError("the name must be a save file's name")
+    return value
+
+
 class RequestError(ValueError):
     """A request from the front end that is not well formed."""
 
@@ -164,6 +173,7 @@ class Request:
     rules: str | None = None  # "new": None for the same rules
     on: bool = False  # "winnable"
     number: int = 0  # "seek": the ply; "goto_step": the step's index
+    name: str = ""  # "open": a save file's name (checked against the folder when opened)
 
 
 def parse(content: Any, game: Game, replay_moves: int = 0, lesson_steps: int = 0) -> Request:
@@ -175,8 +185,10 @@ def parse(content: Any, game: Game, replay_moves: int = 0, lesson_steps: int = 0
     if kind == "new":
         seed, rules = _parse_seed(content.get("seed")), _parse_rules(content.get("rules"))
         return Request(kind, seed=seed, rules=rules)
-    if kind == "winnable":
+    if kind in ("winnable", "resume"):
         return Request(kind, on=_parse_on(content))
+    if kind == "open":
+        return Request(kind, name=_parse_name(content.get("name")))
     if kind == "seek":
         return Request(kind, number=_parse_ply(content.get("ply"), replay_moves))
     if kind == "goto_step":

@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import os
 import random
+import sys
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -33,7 +35,7 @@ import traitlets
 
 from milligan_widget import PRESETS, Game, IllegalMoveError, Move, Rules, solver
 from milligan_widget.lessons import Feedback, Lesson, LessonRun
-from milligan_widget.stats import Stats
+from milligan_widget.stats import Stats, default_folder
 from milligan_widget.widget import modes, requests
 from milligan_widget.widget import view as views
 from milligan_widget.widget.assistant import (
@@ -44,6 +46,7 @@ from milligan_widget.widget.assistant import (
     Assistant,
     Host,
 )
+from milligan_widget.widget.files import Autosave, FileRefused, SaveFolder
 from milligan_widget.widget.jobs import Key, check_seconds
 from milligan_widget.widget.lock import WidgetLock
 from milligan_widget.widget.lock import locked as _locked
@@ -99,6 +102,8 @@ class MilliganWidget(anywidget.AnyWidget):
     analysis = traitlets.Dict(NO_ANALYSIS).tag(sync=True)
     #: What the Statistics panel shows, set when it is opened (:meth:`show_statistics`).
     statistics = traitlets.Dict({}).tag(sync=True)
+    #: What the Open panel lists (:meth:`saved_games`): names and summaries, no deck.
+    files = traitlets.Dict({}).tag(sync=True)
 
     def __init__(
         self,
@@ -112,6 +117,7 @@ class MilliganWidget(anywidget.AnyWidget):
         check_winnable: bool = False,
         winnable_time: float = WINNABLE_TIME,
         stats: bool | Stats = True,
+        autosave: bool | str = True,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -128,12 +134,20 @@ class MilliganWidget(anywidget.AnyWidget):
         # Every game that ends or is left counts in the statistics (``stats=False``: none).
         self._keeper = Scorekeeper(Stats() if stats is True else stats or None)
         self._card: Scorecard | None = None
+        self._saves = SaveFolder()
+        # The game in progress is kept after every move, for Resume after a kernel restart.
+        key = autosave if isinstance(autosave, str) else (_autosave_key() if autosave else None)
+        self._autosave = Autosave(default_folder(), key) if key else None
+        # The game auto-saved before on this key, offered to resume (read before this
+        # widget's own first move can replace it).
+        self._offer = self._autosave.read() if self._autosave is not None else None
         self.on_msg(self._on_custom_msg)
         self.game = game if game is not None else Game.new(_pick_seed(seed), rules)
         if lesson is not None:
             self.start_lesson(lesson)
         elif replay_viewer:
             self.show_replay()
+        self._offer_resume()
 
     def _host(self) -> Host:
         """What the assistant may read and do."""
@@ -431,6 +445,82 @@ class MilliganWidget(anywidget.AnyWidget):
                 game.redo()
         return game.to_html(path)
 
+    @_locked
+    def quick_save(self) -> Path:
+        """The toolbar's Save: write the game in the notebook's folder under a name of its
+        own (its deal and the time, ``milligan-deal-8-2026-12-01-1154.json``); the path."""
+        try:
+            path = self._saves.save(self.game)
+        except FileRefused as exc:
+            self._refuse(str(exc))
+            raise
+        self._publish(message=f"Saved as {path.name} (Open lists it).")
+        return path
+
+    @_locked
+    def saved_games(self) -> list[dict[str, Any]]:
+        """The toolbar's Open: the saved games in the notebook's folder, newest first, each
+        with its name, deal, rules, moves, status and date (the panel lists them)."""
+        entries = self._saves.entries()
+        self.files = {"rev": self._rev, "folder": str(self._saves.path), "entries": entries}
+        count = len(entries)
+        self._publish(message=f"Open: {count} saved game{'s' * (count != 1)} in this folder.")
+        return entries
+
+    @_locked
+    def open_saved(self, name: str) -> Game:
+        """Open the save ``name`` (a file name :meth:`saved_games` lists) in place of the
+        game on show, which Undo brings back if it was in progress (as after New game)."""
+        try:
+            game = self._saves.open(name)
+        except FileRefused as exc:
+            self._refuse(str(exc))
+            raise
+        self._take_up(game, f"Opened {name}")
+        return game
+
+    @classmethod
+    def resume(cls, autosave: str | None = None, **kwargs: Any) -> MilliganWidget:
+        """A widget with the game auto-saved under ``autosave`` (default: this notebook's
+        key), where it was: after a kernel restart or a re-run cell, nothing is lost."""
+        key = autosave or _autosave_key() or "notebook"
+        keeper = Autosave(default_folder(), key)
+        game = keeper.read()
+        if game is None:
+            raise ValueError(keeper.problem or f"No game is kept for {key!r} to resume.")
+        return cls(game=game, autosave=key, **kwargs)
+
+    def _offer_resume(self) -> None:
+        """Offer the game auto-saved on this key before, if it is in progress (and this
+        widget plays); say why if it could not be read."""
+        kept = self._offer
+        if kept is None or kept.status != "playing" or kept == self._game or self.mode != "play":
+            self._offer = None
+        if self._autosave is not None and self._autosave.problem:
+            self._refuse(self._autosave.problem)
+        elif self._offer is not None:
+            self._publish(message=self._welcome())
+
+    @_locked
+    def take_up_offer(self, accept: bool = True) -> None:
+        """Resume the game auto-saved before (``accept``), or forget the offer."""
+        kept, self._offer = self._offer, None
+        if kept is None or not accept:
+            self._publish(message="" if kept is None else "A fresh game then. Good luck!")
+            return
+        self._take_up(kept, "Resumed your last game")
+
+    def _take_up(self, game: Game, words: str) -> None:
+        """Show ``game`` in place of the player's, which Undo brings back if in progress."""
+        self._leave()
+        if self._in_progress():
+            self._set_aside_for("open", game)
+        else:
+            self._set_aside.clear()
+            self._switch_to(game)
+        self._publish(message=f"{words}: {self._welcome()}", rules_changed=True,
+                      panel_changed=True)  # fmt: skip
+
     @classmethod
     def load(cls, path: str | Path, **kwargs: Any) -> MilliganWidget:
         """A widget showing a game saved by :meth:`save` (``replay_viewer=True``: in the
@@ -695,8 +785,8 @@ class MilliganWidget(anywidget.AnyWidget):
             self._handle(content)
         except requests.RequestError as exc:
             self._refuse(f"Request refused: {exc}")
-        except IllegalMoveError:
-            pass  # already shown by _apply / undo / redo / _forbid_in
+        except (IllegalMoveError, FileRefused):
+            pass  # already shown by _apply / undo / redo / _forbid_in / the file room
         except ValueError as exc:
             self._refuse(str(exc))
         except Exception as exc:  # a bug must not leave the player without an answer
@@ -732,6 +822,10 @@ class MilliganWidget(anywidget.AnyWidget):
             "auto": lambda _: self.autoplay(),
             "finish": lambda _: self.finish(),
             "stats": lambda _: self.show_statistics(),
+            "save": lambda _: self.quick_save(),
+            "files": lambda _: self.saved_games(),
+            "open": lambda r: self.open_saved(r.name),
+            "resume": lambda r: self.take_up_offer(r.on),
             "restart": lambda _: self.restart(),
             "new": lambda r: self.new_game(r.seed, r.rules),
             "next": lambda _: self._next_when_done(),
@@ -847,6 +941,10 @@ class MilliganWidget(anywidget.AnyWidget):
             view["can_undo"] = True  # Undo takes back the restart or the new game
         view["can_finish"] = self.game.finish_moves() is not None
         view["streak"] = self._keeper.streak if view["status"] == "won" else None
+        offer = self._offer
+        view["resume"] = None if offer is None else f"Resume your last game: {_about(offer)}?"
+        if self._autosave is not None and self._offer is None:
+            self._autosave.write(self._game)  # (not over the game offered, until answered)
 
     def _outcome(self, message: str, kind: str) -> tuple[str, str, float | None]:
         """The message, its kind and the time played, once a game in play is won or lost
@@ -873,6 +971,36 @@ class MilliganWidget(anywidget.AnyWidget):
         if game.layout is not None:
             return f"A staged position ({name})."
         return f"New game{seed} ({name}). {greeting}"
+
+
+def _about(game: Game) -> str:
+    """A game in a few words: "deal #8 (classic) after 37 moves"."""
+    seed = f"deal #{game.seed}" if game.seed is not None else "a game"
+    return f"{seed} ({game.rules.name or 'custom rules'}) after {_moves(game.ply)}"
+
+
+def _autosave_key() -> str | None:
+    """The auto-save key of the cell this widget is made in: its notebook (JupyterLab and
+    Notebook 7 name it in ``JPY_SESSION_NAME``, VS Code in ``__vsc_ipynb_file__``) and the
+    cell's id (which stays the same across kernel restarts); None outside a notebook (a
+    script keeps its games itself)."""
+    shell = sys.modules.get("IPython") and sys.modules["IPython"].get_ipython()
+    if shell is not None and type(shell).__name__ == "ZMQInteractiveShell":
+        notebook = os.environ.get("JPY_SESSION_NAME") or shell.user_ns.get("__vsc_ipynb_file__")
+        return f"{notebook or 'notebook'}#{_cell_id(shell) or ''}"
+    marimo = sys.modules.get("marimo")
+    if marimo is not None and marimo.running_in_notebook():
+        return "marimo"
+    return None
+
+
+def _cell_id(shell: Any) -> str | None:
+    """The id of the cell being run (the front end sends it with the execute request)."""
+    try:
+        parent = shell.kernel.get_parent()
+    except (AttributeError, TypeError):
+        return None
+    return (parent or {}).get("metadata", {}).get("cellId")
 
 
 def _pick_seed(seed: int | None) -> int:

@@ -21,6 +21,7 @@ from .gestures import (
     parse_translate,
     read_ghost,
     recorded_animations,
+    settle,
 )
 from .hosts import notebook_cells
 from .test_browser import find_tableau_move, fresh_game, history
@@ -234,6 +235,7 @@ def test_a_focused_covered_card_stays_under_the_cards_on_it(notebook: Notebook) 
     fresh_game(notebook)
     notebook.kernel.run("widget.deal(); widget.deal(); widget.deal()")
     expect(notebook.stat("moves")).to_have_text("3")
+    settle(notebook.page, notebook.widget)  # the rows have landed
     cards = notebook.pile("t5").locator("[data-card]")
     covered = cards.nth(1)
     covered.focus()
@@ -329,7 +331,23 @@ def test_a_whole_game_won_by_real_mouse_gestures(notebook: Notebook) -> None:
     expect(banner).to_be_visible()
     expect(banner).to_contain_text("You won!")
     assert notebook.kernel.eval("widget.game.status") == "won"
+    expect(banner.locator(".mw-streak")).to_be_visible()  # a win starts or extends a streak
     notebook.screenshot("won-by-hand.png")
+    # The win counts: the Statistics sheet (in the "⋯" menu) shows it as Python has it.
+    won = notebook.kernel.eval(
+        "__import__('milligan_widget.stats').stats.Stats().summary().get('classic').won"
+    )
+    assert won >= 1
+    notebook.widget.locator('button[data-action="more"]').click()
+    notebook.widget.locator('.mw-menu button[data-action="stats"]').click()
+    sheet = notebook.widget.locator(".mw-stats-sheet")
+    expect(sheet).to_be_visible()
+    row = sheet.locator('tr[data-preset="classic"] td')
+    expect(row.nth(2)).to_have_text(str(won))
+    expect(sheet.locator(".mw-recent li").first).to_contain_text("deal 8 (classic): won, 207 moves")
+    notebook.screenshot("statistics.png")
+    notebook.page.keyboard.press("Escape")
+    expect(sheet).to_be_hidden()
 
 
 # ------------------------------------------------------------------ nothing is lost

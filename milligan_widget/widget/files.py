@@ -1,0 +1,177 @@
+"""Save and Open from the toolbar, and the game kept for Resume after a kernel restart.
+
+:class:`SaveFolder` is the kernel's working folder as the toolbar sees it: Save writes the
+game there (``milligan-deal-8-2026-12-01-1154.json``), Open lists the saves there with
+their deal, rules, moves and date, and opens one by name. The list and the summaries reach
+the browser; the deck never does (a save names its deal, and its cards stay in Python).
+
+:class:`Autosave` keeps the game in progress under the user's data folder, after every
+move, atomically (:func:`milligan_widget.savefile.write_atomic`): a kernel restart or a
+re-run cell loses nothing, and the next widget on the same key offers to resume it.
+
+>>> import tempfile
+>>> from milligan_widget import Game
+>>> folder = SaveFolder(tempfile.mkdtemp())
+>>> game = Game.new(8).after("d")
+>>> name = folder.save(game).name
+>>> [(entry["name"] == name, entry["deal"], entry["moves"]) for entry in folder.entries()]
+[(True, 8, 1)]
+>>> folder.open(name) == game
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import re
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from milligan_widget import Game, SaveFileError
+from milligan_widget.savefile import MAX_SAVE_BYTES
+
+PREFIX = "milligan-"
+MAX_LISTED = 50  # the newest saves Open lists
+SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ._()+-]{0,150}\.json")
+
+
+class FileRefused(ValueError):
+    """A save or an open that cannot be done, in a player's words."""
+
+
+class SaveFolder:
+    """The folder the toolbar's Save writes to and Open lists (default: the working folder)."""
+
+    def __init__(self, folder: str | os.PathLike | None = None) -> None:
+        self.folder = Path(folder) if folder is not None else None
+
+    @property
+    def path(self) -> Path:
+        return self.folder if self.folder is not None else Path.cwd()
+
+    def save(self, game: Game) -> Path:
+        """Write ``game`` under a new name (its deal and the time); the path written."""
+        deal = f"deal-{game.seed}" if game.seed is not None else "game"
+        stamp = datetime.now().strftime("%Y-%m-%d-%H%M")
+        path = self.path / f"{PREFIX}{deal}-{stamp}.json"
+        for n in range(2, 1000):
+            if not path.exists():
+                break
+            path = self.path / f"{PREFIX}{deal}-{stamp}-{n}.json"
+        try:
+            game.save(path)
+        except OSError as exc:
+            reason = f"The game could not be saved in {self.path}: {exc.strerror}."
+            raise FileRefused(reason) from exc
+        return path
+
+    def entries(self) -> list[dict[str, Any]]:
+        """The saved games in the folder, newest first (at most :data:`MAX_LISTED`): name,
+        deal, rules, moves, status and date; files that are no save are left out."""
+        try:
+            paths = [p for p in self.path.glob("*.json") if p.is_file()]
+        except OSError:
+            return []
+        paths.sort(key=_modified, reverse=True)
+        found = []
+        for path in paths:
+            entry = _summary(path)
+            if entry is not None:
+                found.append(entry)
+            if len(found) == MAX_LISTED:
+                break
+        return found
+
+    def open(self, name: Any) -> Game:
+        """The game saved as ``name`` (a file name in the folder, as :meth:`entries` lists)."""
+        if not isinstance(name, str) or not SAFE_NAME.fullmatch(name):
+            raise FileRefused("Open takes the name of a save file in the notebook's folder.")
+        path = self.path / name
+        try:
+            return Game.load(path)
+        except FileNotFoundError:
+            raise FileRefused(f"There is no save named {name} any more.") from None
+        except (SaveFileError, OSError) as exc:
+            raise FileRefused(f"{name} could not be opened: {exc}") from None
+
+
+def _modified(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def _summary(path: Path) -> dict[str, Any] | None:
+    """What Open shows of one save, or None if it is no save (or too big to be one)."""
+    try:
+        if path.stat().st_size > MAX_SAVE_BYTES:
+            return None
+        game = Game.load(path)
+    except (SaveFileError, OSError):
+        return None
+    return {
+        "name": path.name,
+        "deal": game.seed,
+        "rules": game.rules.name or "custom rules",
+        "moves": game.ply,
+        "status": game.status,
+        "date": datetime.fromtimestamp(_modified(path)).strftime("%Y-%m-%d %H:%M"),
+    }
+
+
+class Autosave:
+    """The game in progress kept under ``folder`` (the statistics' data folder) for
+    ``key``: written after each move, read back by Resume, cleared once the game is over."""
+
+    def __init__(self, folder: Path, key: str) -> None:
+        digest = hashlib.sha1(key.encode("utf-8")).hexdigest()[:12]
+        readable = re.sub(r"[^A-Za-z0-9]+", "-", key).strip("-")[-40:] or "game"
+        self.key = key
+        self.path = folder / "autosave" / f"{readable}-{digest}.json"
+        self._written: tuple[Any, ...] | None = None
+        self.problem: str | None = None
+        self._blocked = False  # the file kept cannot be read: it is never written over
+
+    def write(self, game: Game) -> None:
+        """Keep ``game`` if it is in progress (else forget the one kept); never raises."""
+        if self._blocked:
+            return
+        if game.status != "playing" or not game.ply:
+            self.clear()
+            return
+        key = (game.seed, tuple(str(m) for m in game.history))
+        if key == self._written:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            game.save(self.path)
+        except OSError as exc:
+            self.problem = f"Auto-save is unavailable: {exc.strerror} ({self.path.parent})."
+            return
+        self._written, self.problem = key, None
+
+    def read(self) -> Game | None:
+        """The game kept, or None (none kept, or one that cannot be read: it is left as
+        it is, and :attr:`problem` says why)."""
+        try:
+            return Game.load(self.path)
+        except FileNotFoundError:
+            return None
+        except (SaveFileError, OSError) as exc:
+            self._blocked = True
+            self.problem = (
+                f"Your last game could not be read back ({exc}); auto-save is off until "
+                f"{self.path} is moved away."
+            )
+            return None
+
+    def clear(self) -> None:
+        if self._blocked or (self._written is None and not self.path.exists()):
+            return
+        with contextlib.suppress(OSError):
+            self.path.unlink(missing_ok=True)
+        self._written = None

@@ -1,0 +1,140 @@
+"""Save and Open from the toolbar, auto-save and Resume: nothing is lost, no deck is sent."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from milligan_widget import Game
+from milligan_widget.widget import MilliganWidget
+from tests.lines import WIN_8
+from tests.widget.simulate import Browser
+
+
+@pytest.fixture
+def folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """The notebook's folder (the working folder) and the user's data folder."""
+    notebook, data = tmp_path / "notebook", tmp_path / "data"
+    notebook.mkdir()
+    monkeypatch.chdir(notebook)
+    monkeypatch.setenv("MILLIGAN_WIDGET_DATA", str(data))
+    return notebook, data
+
+
+def _played(widget: MilliganWidget, count: int) -> None:
+    for move in WIN_8.split()[:count]:
+        widget.play(move)
+
+
+def test_save_then_open_in_a_new_widget(folders: tuple[Path, Path]) -> None:
+    notebook, _ = folders
+    widget = MilliganWidget(seed=8)
+    _played(widget, 12)
+    browser = Browser(widget)
+    view = browser.updated_view(browser.request({"type": "save"}))
+    (path,) = notebook.glob("milligan-deal-8-*.json")
+    assert view["message"] == f"Saved as {path.name} (Open lists it)."
+    other = MilliganWidget(seed=5)
+    _played_other = other.game.copy()
+    browser = Browser(other)
+    sent = browser.request({"type": "files"})
+    (files,) = [m["state"]["files"] for m in sent if "files" in m["state"]]
+    assert [(e["name"], e["deal"], e["moves"], e["status"]) for e in files["entries"]] == [
+        (path.name, 8, 12, "playing")
+    ]
+    assert "deck" not in json.dumps(files) and str(WIN_8.split()[20]) not in json.dumps(files)
+    browser.request({"type": "open", "name": path.name})
+    assert other.game == widget.game and other.view["stats"]["moves"] == 12
+    assert other.view["message"].startswith(f"Opened {path.name}")
+    assert _played_other.ply == 0  # the untouched deal 5 is simply replaced
+
+
+def test_open_refuses_what_is_not_a_save_here_and_changes_nothing(
+    folders: tuple[Path, Path],
+) -> None:
+    notebook, _ = folders
+    (notebook / "broken.json").write_text("{not json", encoding="utf-8")
+    (notebook.parent / "outside.json").write_text(Game.new(3).to_json(), encoding="utf-8")
+    widget = MilliganWidget(seed=8)
+    _played(widget, 3)
+    before = widget.game.copy()
+    assert widget.saved_games() == []  # the broken file is no save: not listed
+    browser = Browser(widget)
+    for name in ["../outside.json", "/etc/passwd", "broken.json", "missing.json", "x" * 300]:
+        view = browser.updated_view(browser.request({"type": "open", "name": name}))
+        assert view["kind"] == "error" and "Internal error" not in view["message"]
+        assert widget.game == before
+    with pytest.raises(ValueError, match="the name of a save file"):
+        widget.open_saved("../outside.json")
+    assert widget.game == before
+
+
+def test_opening_a_save_over_a_game_in_progress_is_undone(folders: tuple[Path, Path]) -> None:
+    widget = MilliganWidget(seed=8)
+    _played(widget, 5)
+    name = widget.quick_save().name
+    _played_more = widget.game.copy()
+    widget.new_game(11)
+    widget.play("d")
+    progress = widget.game.copy()
+    widget.open_saved(name)
+    assert widget.game.seed == 8 and widget.game.ply == 5
+    for _ in range(5):
+        widget.undo()
+    assert widget.game.seed == 8 and widget.undo() is None  # past its start: the game left
+    assert widget.game == progress
+    assert _played_more.ply == 5
+
+
+def test_the_game_is_kept_after_each_move_and_a_new_widget_offers_it(
+    folders: tuple[Path, Path],
+) -> None:
+    first = MilliganWidget(seed=8, autosave="cell-1")
+    _played(first, 9)
+    kept = first.game.copy()
+    # The kernel restarts: a new widget on the same key offers the game, where it was.
+    second = MilliganWidget(seed=5, autosave="cell-1")
+    assert second.view["resume"] == "Resume your last game: deal #8 (classic) after 9 moves?"
+    assert second.game.seed == 5
+    browser = Browser(second)
+    browser.request({"type": "resume", "on": True})
+    assert second.game == kept and second.view["resume"] is None
+    assert MilliganWidget.resume("cell-1").game == kept
+    assert MilliganWidget(seed=6, autosave="cell-2").view["resume"] is None  # another key
+
+
+def test_no_thanks_plays_the_new_deal_and_a_win_leaves_nothing_to_resume(
+    folders: tuple[Path, Path],
+) -> None:
+    first = MilliganWidget(seed=8, autosave="k")
+    _played(first, 4)
+    second = MilliganWidget(seed=5, autosave="k")
+    Browser(second).request({"type": "resume", "on": False})
+    assert second.game.seed == 5 and second.view["resume"] is None
+    winner = MilliganWidget(seed=8, autosave="won")
+    _played(winner, len(WIN_8.split()))
+    assert winner.game.status == "won"
+    assert MilliganWidget(seed=9, autosave="won").view["resume"] is None
+
+
+def test_a_damaged_auto_save_is_left_alone_and_said(folders: tuple[Path, Path]) -> None:
+    _, data = folders
+    first = MilliganWidget(seed=8, autosave="k")
+    _played(first, 3)
+    (path,) = (data / "autosave").glob("*.json")
+    path.write_bytes(b"\x00garbage")
+    widget = MilliganWidget(seed=5, autosave="k")
+    assert widget.view["resume"] is None and widget.game.seed == 5
+    assert widget.view["kind"] == "error" and "could not be read back" in widget.view["message"]
+    assert path.read_bytes() == b"\x00garbage"
+    with pytest.raises(ValueError, match="could not be read back"):
+        MilliganWidget.resume("k")
+
+
+def test_outside_a_notebook_nothing_is_auto_saved(folders: tuple[Path, Path]) -> None:
+    _, data = folders
+    widget = MilliganWidget(seed=8)
+    _played(widget, 3)
+    assert not (data / "autosave").exists()
