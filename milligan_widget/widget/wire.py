@@ -822,13 +822,15 @@ def _pick_seed(seed: int | None) -> int:
 
 
 def _last(before: Game, move: Move) -> dict[str, Any]:
-    """What the front end needs to animate ``move`` (played on the position ``before``)."""
+    """What the front end needs to animate ``move`` (played on the position ``before``);
+    ``turned``: the columns where a face-down card turned up with it (docs/rules.md §3.10)."""
     if move.source == "stock":
-        return {"source": "stock", "targets": [], "cards": []}
+        return {"source": "stock", "targets": [], "cards": [], "turned": []}
     return {
         "source": move.source,
         "targets": views.resolve_targets(before, move),
         "cards": [str(c) for c in views.moving_cards(before, move)],
+        "turned": views.turned_up(before, before.after(move)) if any(before.face_down) else [],
     }
 
 
