@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from milligan_widget import Game, IllegalMoveError, MilliganError, Rules, RulesError
+from milligan_widget import Game, MilliganError, Rules, RulesError
 from milligan_widget.lessons import stage as stage_with_stock
 from milligan_widget.solver import UNWINNABLE, WINNABLE, solve
 from tests.staging import stage
