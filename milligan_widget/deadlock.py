@@ -33,10 +33,13 @@ NEVER = 1 << 30  # the epoch of a card that cannot leave
 
 
 def applies(position: Position) -> bool:
-    """Does the test hold for these rules (no reserve, cells or take-back; King-only spaces)?"""
+    """Does the test hold for these rules (no reserve, cells or take-back; King-only spaces;
+    an open deal and run moves, as its reasoning about what covers a card assumes)?"""
     rules = position.rules
     return (
-        rules.reserve == "none"
+        rules.deal == "open"
+        and rules.moves == "runs"
+        and rules.reserve == "none"
         and not rules.cells
         and rules.foundation_takeback == "never"
         and rules.empty_column == "king"

@@ -14,28 +14,30 @@ this module, so ``import milligan_widget`` works without Gymnasium.
 >>> env.step(move_to_action("1>f"))[1]      # not legal here: the game is unchanged
 -1.0
 
-**Actions.** One fixed ``Discrete(len(ACTION_MOVES))`` space (1,054 actions) serves every rules
+**Actions.** One fixed ``Discrete(len(ACTION_MOVES))`` space (6,150 actions) serves every rules
 preset: action ``i`` is the move ``ACTION_MOVES[i]``, the same move under any rules, and
 ``info["action_mask"]`` (int8, 1 = legal) marks exactly the moves of ``game.legal_moves``
 (with ``new_positions_only=True``: of ``game.new_position_moves()``). The moves are those the
 engine's move generator writes, listed source by source:
 
 * 0: ``d``, deal a row;
-* for each column ``s`` (1..8), 106 moves: ``s>f``; ``s>t`` onto each other column ``t`` (the
-  run that fits, or the whole run into an empty column); ``s:k>t``, k = 1..12 (part of a run
-  into an empty column, where any card may fill one); ``s>r`` and ``s:k>r``, k = 2..13, into
-  the reserve; ``s>c`` into a free cell;
+* for each column ``s`` (1..8), 743 moves: ``s>f``; ``s>t`` onto each other column ``t`` (the
+  run that fits, or the whole run into an empty column); ``s:k>t``, k = 1..103 (part of a run
+  into an empty column, where any card may fill one, or a Yukon group of k face-up cards);
+  ``s>r`` and ``s:k>r``, k = 2..13, into the reserve; ``s>c`` into a free cell;
 * the reserve, 105 moves: ``r>t``, ``r:k>t`` (k = 1..12) and ``r>f``;
 * for each foundation ``p`` (1..8), 8 moves: ``fp>t``, its top card back onto column ``t``;
 * for each cell ``c`` (1..4), 9 moves: ``cc>t`` and ``cc>f``.
 
-A run holds at most 13 cards (King to Ace), hence the counts. :func:`move_to_action` and
+A run holds at most 13 cards (King to Ace); a Yukon group, any face-up cards, fewer than all
+104; hence the counts. :func:`move_to_action` and
 :func:`action_to_move` convert. A move the engine also takes in another spelling (``3:2>5`` for
 the ``3>5`` it generates) has an action that the mask never offers.
 
 **Observations** (a ``Dict``; card codes as in :mod:`milligan_widget.cards`, 0..51, and
-:data:`NO_CARD` = 52 for an empty slot): ``columns``, each column bottom to top, padded to the
-number of cards in the game; ``foundations``, each pile's height (its suits as in
+:data:`NO_CARD` = 52 for an empty slot, :data:`FACE_DOWN` = 53 for a face-down card, whose
+face is never shown): ``columns``, each column bottom to top, padded to the number of cards in
+the game; ``foundations``, each pile's height (its suits as in
 ``game.foundation_suits``); ``reserve`` (13 slots) and ``cells`` (4 slots); ``stock``, how many
 cards are left to deal. Never the stock's order.
 
@@ -66,11 +68,13 @@ except ImportError as error:  # pragma: no cover - depends on what is installed
     ) from error
 
 from .game import Game
-from .moves import MAX_CELLS, MAX_COLUMNS, MAX_FOUNDATIONS, Move
+from .moves import MAX_CELLS, MAX_COLUMNS, MAX_COUNT, MAX_FOUNDATIONS, Move
 from .rules import Rules
 
 NO_CARD = 52  #: the value of an empty slot in an observation
-MAX_RUN = 13  #: the longest run (King to Ace), so the most cards a move may carry
+FACE_DOWN = 53  #: the value of a face-down card in an observation (Milligan Harp, Yukon)
+MAX_RUN = 13  #: the longest run (King to Ace), so the most cards the reserve takes
+MAX_GROUP = MAX_COUNT - 1  #: the most cards one column-to-column move carries (a Yukon group)
 Observation = dict[str, Any]
 
 
@@ -78,7 +82,7 @@ def _column_moves(s: str) -> list[Move]:
     others = [f"t{t}" for t in range(1, MAX_COLUMNS + 1) if f"t{t}" != s]
     moves = [Move(s, "f")]
     moves += [Move(s, t) for t in others]
-    moves += [Move(s, t, k) for t in others for k in range(1, MAX_RUN)]
+    moves += [Move(s, t, k) for t in others for k in range(1, MAX_GROUP + 1)]
     moves += [Move(s, "reserve")] + [Move(s, "reserve", k) for k in range(2, MAX_RUN + 1)]
     return [*moves, Move(s, "c")]
 
@@ -227,7 +231,7 @@ class MilliganEnv(gym.Env):
         game, rules = self._game, self.rules
         cells = [NO_CARD if c < 0 else c for c in game.cell_codes]
         return {
-            "columns": _card_rows(game.column_codes, rules.card_count),
+            "columns": _card_rows(_seen_columns(game), rules.card_count),
             "foundations": np.array(game.foundation_heights, dtype=np.int8),
             "reserve": _padded(game.reserve_codes, MAX_RUN),
             "cells": _padded(cells, MAX_CELLS),
@@ -237,7 +241,7 @@ class MilliganEnv(gym.Env):
 
 def _observation_space(rules: Rules) -> spaces.Dict:
     def cards(*shape: int) -> spaces.MultiDiscrete:
-        return spaces.MultiDiscrete(np.full(shape, NO_CARD + 1), dtype=np.int8)
+        return spaces.MultiDiscrete(np.full(shape, FACE_DOWN + 1), dtype=np.int8)
 
     return spaces.Dict(
         {
@@ -250,6 +254,14 @@ def _observation_space(rules: Rules) -> spaces.Dict:
             "stock": spaces.Discrete(rules.card_count + 1),
         }
     )
+
+
+def _seen_columns(game: Game) -> Sequence[Sequence[int]]:
+    """The columns as the player sees them: a face-down card is :data:`FACE_DOWN`."""
+    columns, down = game.column_codes, game.face_down
+    if not any(down):
+        return columns
+    return [(FACE_DOWN,) * d + tuple(column[d:]) for column, d in zip(columns, down, strict=True)]
 
 
 def _card_rows(piles: Sequence[Sequence[int]], size: int) -> np.ndarray:
@@ -279,4 +291,7 @@ ENV_ID = "milligan_widget/MissMilligan-v0"  #: for ``gymnasium.make(ENV_ID, rule
 if ENV_ID not in gym.registry:
     gym.register(ENV_ID, entry_point=f"{__name__}:MilliganEnv")
 
-__all__ = ["ACTION_MOVES", "ENV_ID", "NO_CARD", "MilliganEnv", "action_to_move", "move_to_action"]
+__all__ = [
+    "ACTION_MOVES", "ENV_ID", "FACE_DOWN", "NO_CARD", "MilliganEnv", "action_to_move",
+    "move_to_action",
+]  # fmt: skip

@@ -30,8 +30,11 @@ from .position import (
     COLUMN_TO_FOUNDATION,
     COLUMN_TO_RESERVE,
     DEAL_ROW,
+    GROUP_TO_COLUMN,
+    HIDDEN,
     RESERVE_TO_COLUMN,
     RESERVE_TO_FOUNDATION,
+    TURN_UP,
     Position,
     run_length,
 )
@@ -77,13 +80,15 @@ class Game(Position):
     def _set_up(self) -> None:
         layout = self._layout
         if layout is None:
-            self._cols = [[card] for card in self._deck[: self._ncols]]
-            self._pos = self._ncols
+            self._deal_opening()
             self._found = [0] * self._nfound
             self._reserve: list[int] = []
             self._cells = [-1] * self._ncells
         else:
-            self._cols = [list(col) for col in layout.columns]
+            self._cols = [
+                [c + HIDDEN for c in col[:down]] + list(col[down:])
+                for col, down in zip(layout.columns, layout.face_down, strict=True)
+            ]
             self._pos = 0
             self._found = list(layout.foundations)
             self._reserve = list(layout.reserve)
@@ -91,6 +96,23 @@ class Game(Position):
         self._runs = [run_length(col) for col in self._cols]
         self._undo: list[tuple] = []
         self._keys_cache: tuple | None = None
+
+    def _deal_opening(self) -> None:
+        """The opening deal from the deck: one face-up card per column, or with a face-down
+        deal (docs/rules.md §3.10) first one face-down card on each of columns i+1.. for
+        i = 1 .. columns-1, as PySolFC deals Milligan Harp."""
+        deck, n = self._deck, self._ncols
+        cols: list[list[int]] = [[] for _ in range(n)]
+        pos = 0
+        if self._flips:
+            for i in range(1, n):
+                for j in range(i, n):
+                    cols[j].append(deck[pos] + HIDDEN)
+                    pos += 1
+        for j in range(n):
+            cols[j].append(deck[pos])
+            pos += 1
+        self._cols, self._pos = cols, pos
 
     @classmethod
     def new(cls, seed: int, rules: str | Rules = "classic") -> Game:
@@ -111,7 +133,8 @@ class Game(Position):
     def from_deck(
         cls, cards: Iterable[Card | str | int] | str, rules: str | Rules = "classic"
     ) -> Game:
-        """A game dealt from an explicit order: the opening row, then each stock row.
+        """A game dealt from an explicit order: the opening row, then each stock row (with a
+        face-down deal, the face-down cards come first, as :meth:`new` deals them).
 
         >>> deck = [str(c) for c in Game.new(2).deck]
         >>> Game.from_deck(deck) == Game.new(2)
@@ -132,18 +155,27 @@ class Game(Position):
         reserve: Sequence[Card | str] = (),
         cells: Sequence[Card | str | None] | None = None,
         rules: str | Rules = "classic",
+        face_down: Sequence[int] | None = None,
     ) -> Game:
         """A staged position, for teaching. Every card must be somewhere, once per deck.
 
         ``tableau``: each column bottom to top; ``foundations``: per pile its top card (or the
         whole pile, or ``None``), piles in suit order C C S S H H D D; ``stock``: the cards still
         to deal, in dealing order (a last short row goes onto the first columns);
-        ``reserve``: the run set aside; ``cells``: free cells. :meth:`restart` comes back here.
+        ``reserve``: the run set aside; ``cells``: free cells; ``face_down``: per column, how
+        many of its lowest cards lie face down (rules with a face-down deal only; the top card
+        of a column is always face up). :meth:`restart` comes back here.
+
+        >>> tops = ["KC", "KC", "QS", "KS", "KH", "QH", "KD", "KD"]
+        >>> game = Game.from_layout([["KH", "KS"], *[[]] * 7], foundations=tops,
+        ...                         rules="milligan-harp", face_down=[1])
+        >>> game.face_down[0], game.play("1>f"), game.face_down[0]
+        (1, Move('1>f'), 0)
         """
         from .layout import build_layout
 
         rules = Rules.coerce(rules)
-        layout = build_layout(rules, tableau, foundations, stock, reserve, cells)
+        layout = build_layout(rules, tableau, foundations, stock, reserve, cells, face_down)
         return cls(layout.stock, rules, None, layout)
 
     # ------------------------------------------------------------------ looking at it
@@ -166,7 +198,10 @@ class Game(Position):
 
     @property
     def tableau(self) -> tuple[tuple[Card, ...], ...]:
-        """Each column bottom to top (index -1 is the top card)."""
+        """Each column bottom to top (index -1 is the top card), face-down cards included
+        (see :attr:`face_down`: what a player cannot see)."""
+        if self._flips:
+            return tuple(tuple(CARDS[c & ~HIDDEN] for c in col) for col in self._cols)
         return tuple(tuple(CARDS[c] for c in col) for col in self._cols)
 
     @property
@@ -318,7 +353,7 @@ class Game(Position):
         # Fast path for the common case, a run onto a non-empty column with an implied
         # count; anything else (or anything illegal) takes the general path below.
         src, dst, ncols, action = move._src, move._dst, self._ncols, None
-        if src < ncols and dst < ncols and move.count is None:
+        if src < ncols and dst < ncols and move.count is None and self._plain:
             cols = self._cols
             col, target = cols[src], cols[dst]
             if col and target:
@@ -398,6 +433,8 @@ class Game(Position):
         lower rank of the other colour) is on the foundations, which Aces and 2s never need,
         and (2) every foundation of its suit is ready for it or past it. Without (2), with two
         decks, the first J♥ home can take the pile the other J♥ needed to free a Q♥ under it.
+        With Yukon moves nothing is safe until the stock is empty (docs/rules.md §3.11): a card
+        dealt onto the one sent home would have left with it in a group.
         """
         return [
             make_move(src, ANY_FOUNDATION, None)
@@ -464,11 +501,12 @@ class Game(Position):
         from .layout import Layout
 
         self._layout = Layout(
-            tuple(map(tuple, self._cols)),
+            self.column_codes,
             tuple(self._found),
             tuple(self._reserve),
             tuple(self._cells),
             self._deck[self._pos :],
+            self.face_down,
         )
         self._deck, self._pos, self._seed = self._layout.stock, 0, None
 
@@ -509,8 +547,11 @@ class Game(Position):
         """
         move = self._as_move(move)
         action = self._resolve(move)
+        if action[0] == TURN_UP:
+            action = action[1]
         explicit = {
             COLUMN_TO_COLUMN: lambda: make_move(action[1], action[2], action[3]),
+            GROUP_TO_COLUMN: lambda: make_move(action[1], action[2], action[3]),
             COLUMN_TO_FOUNDATION: lambda: make_move(action[1], FOUNDATION + action[2], None),
             COLUMN_TO_RESERVE: lambda: make_move(action[1], RESERVE, action[2]),
             RESERVE_TO_COLUMN: lambda: make_move(RESERVE, action[1], action[2]),

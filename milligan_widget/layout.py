@@ -21,13 +21,19 @@ from .rules import Rules
 
 @dataclass(frozen=True)
 class Layout:
-    """A starting position as engine codes: columns, foundation heights, reserve, cells, stock."""
+    """A starting position as engine codes: columns, foundation heights, reserve, cells, stock,
+    and how many cards at the bottom of each column lie face down (docs/rules.md §3.10)."""
 
     columns: tuple[tuple[int, ...], ...]
     foundations: tuple[int, ...]
     reserve: tuple[int, ...]
     cells: tuple[int, ...]
     stock: tuple[int, ...]
+    face_down: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.face_down:
+            object.__setattr__(self, "face_down", (0,) * len(self.columns))
 
     def to_dict(self, suits: Sequence[int]) -> dict:
         """Plain data for a saved game (foundations as their top cards)."""
@@ -40,11 +46,12 @@ class Layout:
             "reserve": [str(CARDS[c]) for c in self.reserve],
             "cells": [None if c < 0 else str(CARDS[c]) for c in self.cells],
             "stock": [str(CARDS[c]) for c in self.stock],
+            **({"face_down": list(self.face_down)} if any(self.face_down) else {}),
         }
 
 
 def build_layout(
-    rules: Rules, tableau, foundations=None, stock=(), reserve=(), cells=None
+    rules: Rules, tableau, foundations=None, stock=(), reserve=(), cells=None, face_down=None
 ) -> Layout:
     """Check a staged position and make it a :class:`Layout` (or say what is wrong)."""
     if not _is_list(tableau) or len(tableau) != rules.columns:
@@ -62,7 +69,31 @@ def build_layout(
     everything = [c for col in columns for c in col] + on_foundations + list(reserve_codes)
     everything += [c for c in cell_codes if c >= 0] + list(stock_codes)
     _check_counts(rules, everything)
-    return Layout(columns, heights, reserve_codes, cell_codes, stock_codes)
+    down = _face_down(rules, columns, face_down)
+    return Layout(columns, heights, reserve_codes, cell_codes, stock_codes, down)
+
+
+def _face_down(rules: Rules, columns: tuple[tuple[int, ...], ...], face_down) -> tuple[int, ...]:
+    """How many cards lie face down at the bottom of each column (docs/rules.md §3.10): a list
+    of at most one count per column (the rest are 0); a column's top card is always face up."""
+    if face_down is None:
+        return (0,) * len(columns)
+    if not _is_list(face_down) or len(face_down) > len(columns):
+        raise MilliganError(
+            f"give face_down as a list of at most {len(columns)} counts, one per column"
+        )
+    counts = list(face_down) + [0] * (len(columns) - len(face_down))
+    for i, (count, col) in enumerate(zip(counts, columns, strict=True)):
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise MilliganError(f"column {i + 1}'s face-down count must be a whole number >= 0")
+        if count and rules.deal != "face-down":
+            raise MilliganError("these rules have no face-down cards (they need deal='face-down')")
+        if count and count >= len(col):
+            raise MilliganError(
+                f"the top card of column {i + 1} is always face up: "
+                f"at most {max(len(col) - 1, 0)} of its cards may lie face down"
+            )
+    return tuple(counts)
 
 
 def _foundation_heights(rules: Rules, foundations) -> tuple[int, ...]:

@@ -535,12 +535,14 @@ def stage(
     cells: Sequence[str | None] = (),
     rules: str | Rules = "classic",
     rest_in_stock: bool = True,
+    face_down: Sequence[int] | None = None,
 ) -> Game:
     """A full staged position from the cards that matter (see :func:`leftovers`).
 
     The foundations take all they can; the cards left over go to the stock after ``stock``
     (its first row is dealt first), or, with ``rest_in_stock=False``, must be none: the error
-    lists them so they can be placed in the tableau.
+    lists them so they can be placed in the tableau. ``face_down``: per column, how many of its
+    lowest cards lie face down (rules with a face-down deal, docs/rules.md §3.10).
 
     >>> game = stage({1: "3D 5D 4C", 2: "6S"}, foundations={8: "2D"})
     >>> game.stock_count, game.foundation_count
@@ -559,6 +561,7 @@ def stage(
         reserve=parse_cards(reserve),
         cells=list(cells) or None,
         rules=rules,
+        face_down=face_down,
     )
 
 

@@ -5,6 +5,12 @@ builds on. Cards are small integers (see :mod:`milligan_widget.cards`); each col
 length of the movable run at its end; a move is checked once and turned into an *action
 record*, a tuple with all it takes to do and undo it, so undo reverses the action instead of
 restoring a snapshot.
+
+Face-down cards (docs/rules.md §3.10) lie in their columns as their code plus
+:data:`HIDDEN`: such a code never fits on or under another card, so a run stops at a face-down
+card by itself, and position keys and snapshots tell them apart from face-up cards for free.
+The engine interface (:attr:`Position.column_codes`) gives the plain codes, and
+:attr:`Position.face_down` the number of face-down cards at the bottom of each column.
 """
 
 from __future__ import annotations
@@ -17,11 +23,16 @@ from .moves import ANY_CELL, ANY_FOUNDATION, CELL, DEAL, FOUNDATION, RESERVE, ST
 from .rules import Rules
 
 KING = 12  # rank index (rank - 1) of a King
+HIDDEN = 64  #: added to a card's code while it lies face down in a column
 
 # Kinds of action record (the resolved form of a move, enough to undo it).
 COLUMN_TO_COLUMN, COLUMN_TO_FOUNDATION, DEAL_ROW = 0, 1, 2
 COLUMN_TO_RESERVE, RESERVE_TO_COLUMN, RESERVE_TO_FOUNDATION = 3, 4, 5
 FOUNDATION_TO_COLUMN, COLUMN_TO_CELL, CELL_TO_COLUMN, CELL_TO_FOUNDATION = 6, 7, 8, 9
+# A move that uncovers a face-down card, which turns up as part of it: (TURN_UP, the move's
+# own action, the column); and a Yukon group that is not a run (docs/rules.md §3.11):
+# (GROUP_TO_COLUMN, src, dst, k, src's run before, dst's run before).
+TURN_UP, GROUP_TO_COLUMN = 10, 11
 
 
 def fits(card: int, onto: int) -> bool:
@@ -44,6 +55,16 @@ def run_length(column: Sequence[int]) -> int:
     return len(column) - i
 
 
+def face_down_count(column: Sequence[int]) -> int:
+    """How many cards at the bottom of ``column`` (engine codes) lie face down."""
+    n = 0
+    for card in column:
+        if card < HIDDEN:
+            break
+        n += 1
+    return n
+
+
 def _unicode(code: int) -> str:
     return CARDS[code].unicode
 
@@ -56,13 +77,16 @@ class Position:
         "_cells",
         "_cols",
         "_deck",
+        "_flips",
         "_found",
         "_fpiles",
         "_fsuit",
+        "_groups",
         "_king_only",
         "_ncells",
         "_ncols",
         "_nfound",
+        "_plain",
         "_pos",
         "_rare",
         "_reserve",
@@ -80,6 +104,9 @@ class Position:
         self._king_only = rules.empty_column == "king"
         self._reserve_mode = ("none", "single", "sequence").index(rules.reserve)
         self._any_part = rules.reserve_unload == "any-part"
+        self._groups = rules.moves == "groups"  # Yukon moves (docs/rules.md §3.11)
+        self._flips = rules.deal == "face-down"  # face-down cards (docs/rules.md §3.10)
+        self._plain = not (self._groups or self._flips)  # the fast paths of Game.play hold
         # Moves beyond columns and foundations exist (the reserve, cells or take-backs).
         takeback = rules.foundation_takeback != "never"
         self._rare = bool(self._reserve_mode or self._ncells or takeback)
@@ -121,12 +148,30 @@ class Position:
 
     @property
     def column_codes(self) -> tuple[tuple[int, ...], ...]:
-        """Each column bottom to top, as card codes."""
+        """Each column bottom to top, as card codes (face-down cards too: see
+        :attr:`face_down`; their identity is hidden information, like the stock's)."""
+        if self._flips:
+            return tuple(tuple(c & ~HIDDEN for c in col) for col in self._cols)
         return tuple(map(tuple, self._cols))
 
     @property
+    def face_down(self) -> tuple[int, ...]:
+        """For each column, how many cards at its bottom lie face down (docs/rules.md §3.10);
+        0 everywhere without a face-down deal."""
+        return tuple(map(face_down_count, self._cols))
+
+    @property
     def runs(self) -> tuple[int, ...]:
-        """For each column, how many cards at its end form the movable run."""
+        """For each column, how many cards at its end form the alternating run (never a
+        face-down card)."""
+        return tuple(self._runs)
+
+    @property
+    def movable(self) -> tuple[int, ...]:
+        """For each column, how many cards at its end may be picked up together to go onto a
+        column: the run, or with Yukon moves every face-up card (docs/rules.md §3.11)."""
+        if self._groups:
+            return tuple(len(col) - face_down_count(col) for col in self._cols)
         return tuple(self._runs)
 
     @property
@@ -225,7 +270,11 @@ class Position:
     def _safe_home(self, card: int) -> bool:
         """The safe-foundation rule (see ``Game.safe_foundation_moves``): every pile of the
         card's suit is ready for it or past it, and (from the 3s up) every card of the other
-        colour one rank lower is home."""
+        colour one rank lower is home. With Yukon moves no card is safe while the stock has
+        cards: a row dealt onto it could leave again only in a group led by it (docs/rules.md
+        §3.11)."""
+        if self._groups and self._pos < len(self._deck):
+            return False
         found, fpiles, rank = self._found, self._fpiles, card >> 2
         if any(found[p] < rank for p in fpiles[card & 3]):
             return False
@@ -267,21 +316,87 @@ class Position:
             raise IllegalMoveError(f"column {src + 1} is empty")
         run = self._runs[src]
         if count is not None and count > run:
-            raise IllegalMoveError(_not_available(col, count, f"column {src + 1}"))
+            self._check_beyond_run(col, count, src, dst)
         if dst < RESERVE:
             dst = self._column_index(dst)
             if dst == src:
                 raise IllegalMoveError("cards cannot move onto their own column")
-            k = self._count_onto_column(col, run, count, dst, f"column {src + 1}")
-            return (COLUMN_TO_COLUMN, src, dst, k, run)
-        if dst == RESERVE:
+            if self._groups:
+                action = self._group_onto_column(src, dst, count)
+            else:
+                k = self._count_onto_column(col, run, count, dst, f"column {src + 1}")
+                action = (COLUMN_TO_COLUMN, src, dst, k, run)
+        elif dst == RESERVE:
             self._check_reserve_takes(count or 1)
-            return (COLUMN_TO_RESERVE, src, count or 1, run)
-        if dst < CELL:
+            action = (COLUMN_TO_RESERVE, src, count or 1, run)
+        elif dst < CELL:
             self._check_single(count, "a foundation")
-            return (COLUMN_TO_FOUNDATION, src, self._target_pile(col[-1], dst), run)
-        self._check_single(count, "a free cell")
-        return (COLUMN_TO_CELL, src, self._target_cell(dst), run)
+            action = (COLUMN_TO_FOUNDATION, src, self._target_pile(col[-1], dst), run)
+        else:
+            self._check_single(count, "a free cell")
+            action = (COLUMN_TO_CELL, src, self._target_cell(dst), run)
+        return self._turning_up(action) if self._flips else action
+
+    def _check_beyond_run(self, col: list[int], count: int, src: int, dst: int) -> None:
+        """``count`` cards from column ``src`` reach past its run: only a Yukon group onto a
+        column may (docs/rules.md §3.11), and never a face-down card (§3.10)."""
+        where = f"column {src + 1}"
+        if count > len(col):
+            raise IllegalMoveError(f"{where} has only {len(col)} card(s)")
+        if col[-count] >= HIDDEN:
+            raise IllegalMoveError(
+                f"that card is face down: face-down cards in {where} never move"
+            )
+        if self._groups and dst < RESERVE:
+            return
+        if self._groups:
+            raise IllegalMoveError(
+                f"{_unicode(col[-count])} cannot go there with the cards on it: only a run "
+                "in alternating colours goes anywhere but a column"
+            )
+        if self._flips:
+            game = "Milligan Harp" if self._rules.name == "milligan-harp" else "these rules"
+            raise IllegalMoveError(
+                f"{_unicode(col[-count])} cannot move: only a run in alternating colours "
+                f"moves together in {game}"
+            )
+        raise IllegalMoveError(_not_available(col, count, where))
+
+    def _group_onto_column(self, src: int, dst: int, count: int | None) -> tuple:
+        """The action of a Yukon group from column ``src`` onto column ``dst``: ``count``
+        face-up cards, or with no count the only group whose first card fits (docs/rules.md
+        §3.11), or every face-up card for an empty column."""
+        col, target, run = self._cols[src], self._cols[dst], self._runs[src]
+        up = len(col) - face_down_count(col)
+        if count is None and target:
+            fitting = [k for k in range(1, up + 1) if fits(col[-k], target[-1])]
+            if not fitting:
+                self._count_onto_column(col, run, None, dst, f"column {src + 1}")  # the reason
+            if len(fitting) > 1:
+                names = [_unicode(col[-k]) for k in fitting]
+                raise IllegalMoveError(
+                    f"{', '.join(names[:-1])} and {names[-1]} of column {src + 1} "
+                    f"{'both' if len(names) == 2 else 'all'} fit on {_unicode(target[-1])}: "
+                    f"say how many cards move, as in {src + 1}:{fitting[0]}>{dst + 1}"
+                )
+            count = fitting[0]
+        k = self._count_onto_column(col, up, count, dst, f"column {src + 1}")
+        if k <= run:
+            return (COLUMN_TO_COLUMN, src, dst, k, run)
+        return (GROUP_TO_COLUMN, src, dst, k, run, self._runs[dst])
+
+    def _turning_up(self, action: tuple) -> tuple:
+        """``action`` wrapped in a TURN_UP if it uncovers a face-down card (docs/rules.md
+        §3.10): the card turns face up as part of the same move."""
+        kind, src = action[0], action[1]
+        if kind in (COLUMN_TO_COLUMN, GROUP_TO_COLUMN):
+            k = action[3]
+        else:
+            k = action[2] if kind == COLUMN_TO_RESERVE else 1
+        col = self._cols[src]
+        if len(col) > k and col[-k - 1] >= HIDDEN:
+            return (TURN_UP, action, src)
+        return action
 
     def _resolve_from_reserve(self, dst: int, count: int | None) -> tuple:
         reserve = self._reserve
@@ -501,6 +616,18 @@ class Position:
             _, cell, pile = action
             self._cells[cell] = -1
             self._found[pile] += 1
+        elif kind == GROUP_TO_COLUMN:
+            src, dst, k = action[1], action[2], action[3]
+            col, target = cols[src], cols[dst]
+            target += col[-k:]
+            del col[-k:]
+            runs[dst] = run_length(target)
+            runs[src] = run_length(col)
+        elif kind == TURN_UP:
+            _, inner, src = action
+            self._apply(inner)
+            cols[src][-1] -= HIDDEN
+            runs[src] = 1
 
     def _push_card(self, dst: int, card: int) -> None:
         col = self._cols[dst]
@@ -569,10 +696,22 @@ class Position:
             _, cell, pile = action
             self._found[pile] -= 1
             self._cells[cell] = self._found[pile] * 4 + self._fsuit[pile]
+        elif kind == GROUP_TO_COLUMN:
+            _, src, dst, k, run, dst_run = action
+            target = cols[dst]
+            cols[src] += target[-k:]
+            del target[-k:]
+            runs[src], runs[dst] = run, dst_run
+        elif kind == TURN_UP:
+            _, inner, src = action
+            cols[src][-1] += HIDDEN
+            self._unapply(inner)
 
     # ------------------------------------------------------------------ internals: generation
 
     def _generate(self) -> list[Move]:
+        if self._groups:
+            return self._generate_groups()
         cols, runs, found, fpiles = self._cols, self._runs, self._found, self._fpiles
         moves: list[Move] = []
         add = moves.append
@@ -601,6 +740,42 @@ class Position:
         if self._rare:
             self._generate_rare(accepts, empty, add)
         return moves
+
+    def _generate_groups(self) -> list[Move]:
+        """:meth:`_generate` for Yukon moves (docs/rules.md §3.11): every face-up card with
+        the cards on it, onto a column whose top it fits (with a count where several groups
+        of a column fit the same column) or into an empty column."""
+        moves: list[Move] = []
+        add = moves.append
+        accepts, empty = self._targets()
+        for i, col in enumerate(self._cols):
+            if not col:
+                continue
+            if self._foundation_pile(col[-1]) is not None:
+                add(_TO_FOUNDATION[i])
+            self._groups_from(i, accepts, empty, add)
+        if self._pos < len(self._deck):
+            add(DEAL)
+        if self._rare:
+            self._generate_rare(accepts, empty, add)
+        return moves
+
+    def _groups_from(self, i: int, accepts: dict[int, list[int]], empty: list[int], add) -> None:
+        """The Yukon group moves of column ``i`` onto the other columns."""
+        col = self._cols[i]
+        up = len(col) - face_down_count(col)
+        fitting: dict[int, list[int]] = {}
+        for k in range(1, up + 1):
+            for d in accepts.get(col[-k] >> 1, ()):
+                if d != i:
+                    fitting.setdefault(d, []).append(k)
+        for d, counts in fitting.items():
+            for k in counts:
+                add(make_move(i, d, None if len(counts) == 1 else k))
+        for d in empty:
+            for k in range(1, up + 1):
+                if not self._king_only or col[-k] >> 2 == KING:
+                    add(make_move(i, d, None if k == up else k))
 
     def _targets(self) -> tuple[dict[int, list[int]], list[int]]:
         """The columns that take a card, by its shape (``card >> 1``), and the empty ones."""

@@ -13,10 +13,12 @@ if TYPE_CHECKING:
     from .game import Game
 
 _EMPTY = "  · "
+_BACK = "  ░░"  #: a face-down card in the text layout: its back, never its face
 
 
 def text_layout(game: Game) -> str:
-    """The position as text: a header, foundations, reserve or cells, and the columns.
+    """The position as text: a header, foundations, reserve or cells, and the columns; a
+    face-down card shows its back (``░░``), never its face.
 
     >>> from milligan_widget import Game
     >>> print(str(Game.new(1)).splitlines()[0])
@@ -28,6 +30,7 @@ def text_layout(game: Game) -> str:
         f"Miss Milligan ({rules.name or 'custom rules'}), {deal} · move {len(game.history)} · "
         f"stock {game.stock_count} · foundations {game.foundation_count}/{rules.card_count} · "
         f"{game.status}"
+        + (f" · face down {sum(game.face_down)}" if rules.deal == "face-down" else "")
     ]
     piles = [
         pile[-1].unicode.rjust(4) if pile else f"  {SUIT_SYMBOLS['CSHD'.index(suit)]}·"
@@ -40,16 +43,24 @@ def text_layout(game: Game) -> str:
         lines.append(f"Reserve: {held}" + (f" ({state})" if state else ""))
     if rules.cells:
         lines.append("Cells:" + "".join(c.unicode.rjust(4) if c else _EMPTY for c in game.cells))
-    columns = game.tableau
+    columns = _faces(game)
     lines.append("".join(str(i + 1).rjust(4) for i in range(len(columns))))
     for row in range(max(1, *(len(col) for col in columns))):
         lines.append(
             "".join(
-                col[row].unicode.rjust(4) if row < len(col) else (_EMPTY if row == 0 else "    ")
+                col[row].rjust(4) if row < len(col) else (_EMPTY if row == 0 else "    ")
                 for col in columns
             ).rstrip()
         )
     return "\n".join(lines)
+
+
+def _faces(game: Game) -> list[list[str]]:
+    """Each column as a player sees it: a back for each face-down card, then the faces."""
+    return [
+        [_BACK] * down + [card.unicode for card in col[down:]]
+        for col, down in zip(game.tableau, game.face_down, strict=True)
+    ]
 
 
 _CSS = """
@@ -65,7 +76,8 @@ _CSS = """
   justify-content:center;font-size:20px;color:rgba(255,255,255,.6)}
 .mm-col{display:flex;flex-direction:column;width:44px}
 .mm-col .mm-card:not(:first-child){margin-top:-44px}
-.mm-stock{background:repeating-linear-gradient(45deg,#23418f,#23418f 4px,#2c52b0 4px,#2c52b0 8px);
+.mm-stock,.mm-back{
+  background:repeating-linear-gradient(45deg,#23418f,#23418f 4px,#2c52b0 4px,#2c52b0 8px);
   border:1px solid #eee;color:#fff;display:flex;align-items:center;justify-content:center}
 """
 
@@ -76,8 +88,19 @@ def _card_html(code: int) -> str:
     return f'<div class="mm-card{red}" title="{escape(card.name)}">{escape(card.unicode)}</div>'
 
 
+_BACK_HTML = '<div class="mm-card mm-back" title="face-down card"></div>'
+_SLOT_HTML = '<div class="mm-slot"></div>'
+
+
+def _column_html(column: Sequence, down: int) -> str:
+    """A column's cards: a plain back for each face-down card (no trace of its face)."""
+    cards = _BACK_HTML * down + "".join(_card_html(c.code) for c in column[down:])
+    return f'<div class="mm-col">{cards or _SLOT_HTML}</div>'
+
+
 def html_layout(game: Game) -> str:
-    """A static picture of the position (HTML and CSS, no JavaScript)."""
+    """A static picture of the position (HTML and CSS, no JavaScript); a face-down card is
+    drawn as a card back, and its identity is nowhere in the HTML."""
     foundations = "".join(
         _card_html(pile[-1].code)
         if pile
@@ -101,10 +124,7 @@ def html_layout(game: Game) -> str:
             for i, c in enumerate(game.cells, start=1)
         )
     columns = "".join(
-        '<div class="mm-col">'
-        + ("".join(_card_html(c.code) for c in col) or '<div class="mm-slot"></div>')
-        + "</div>"
-        for col in game.tableau
+        _column_html(col, down) for col, down in zip(game.tableau, game.face_down, strict=True)
     )
     header = escape(text_layout(game).splitlines()[0])
     return (
@@ -120,9 +140,17 @@ def describe_action(game: Game, action: tuple) -> str:
     from . import position as p
 
     kind, cols = action[0], game.column_codes
+    if kind == p.TURN_UP:  # never name the card that turns up: it is face down until then
+        return describe_action(game, action[1]) + ", and the card under it turns face up"
     if kind == p.DEAL_ROW:
         return f"deal a row of {action[1]} cards"
-    if kind in (p.COLUMN_TO_COLUMN, p.COLUMN_TO_FOUNDATION, p.COLUMN_TO_RESERVE, p.COLUMN_TO_CELL):
+    if kind in (
+        p.COLUMN_TO_COLUMN,
+        p.GROUP_TO_COLUMN,
+        p.COLUMN_TO_FOUNDATION,
+        p.COLUMN_TO_RESERVE,
+        p.COLUMN_TO_CELL,
+    ):
         return _from_column(game, cols, action)
     if kind == p.RESERVE_TO_COLUMN:
         dst, k = action[1], action[2]
@@ -147,8 +175,8 @@ def _from_column(game: Game, cols: tuple[tuple[int, ...], ...], action: tuple) -
 
     kind, src = action[0], action[1]
     where = f"from column {src + 1}"
-    if kind == p.COLUMN_TO_COLUMN:
-        _, _, dst, k, _ = action
+    if kind in (p.COLUMN_TO_COLUMN, p.GROUP_TO_COLUMN):
+        dst, k = action[2], action[3]
         return f"{cards_text(cols[src][-k:])} {where} {_column_words(cols[dst], dst)}"
     if kind == p.COLUMN_TO_FOUNDATION:
         return f"{cards_text(cols[src][-1:])} {where} {_home(game, action[2])}"

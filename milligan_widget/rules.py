@@ -23,7 +23,12 @@ _CHOICES: dict[str, tuple] = {
     "empty_column": ("king", "any"),
     "foundation_takeback": ("never", "always", "stock-empty"),
     "cells": (0, 1, 2, 3, 4),
+    "deal": ("open", "face-down"),
+    "moves": ("runs", "groups"),
 }
+#: Options newer than the first saved games: :meth:`Rules.to_dict` leaves them out at their
+#: defaults, so a game under the older presets saves exactly as it always did.
+_LATER_OPTIONS = ("deal", "moves")
 _RESERVE_OPTIONS = ("reserve_opens", "reserve_to_foundation", "reserve_unload")
 
 
@@ -40,6 +45,13 @@ class Rules:
     ``empty_column``: ``"king"`` (a King or King-led run only) or ``"any"`` card or run.
     ``foundation_takeback``: ``"never"``, ``"always"`` or ``"stock-empty"`` (once it is empty).
     ``cells``: number of free cells (one card each, usable at any time).
+    ``deal``: ``"open"`` (one face-up card per column) or ``"face-down"`` (column j gets j
+    cards, the lowest j-1 face down, as in Milligan Harp; docs/rules.md §3.10).
+    ``moves``: ``"runs"`` (a run in alternating colours moves, whole or in part) or
+    ``"groups"`` (Yukon: any face-up card moves with every card on it; docs/rules.md §3.11).
+
+    >>> Rules.named("milligan-yukon").moves
+    'groups'
     """
 
     decks: int = 2
@@ -50,6 +62,8 @@ class Rules:
     empty_column: str = "king"
     foundation_takeback: str = "never"
     cells: int = 0
+    deal: str = "open"
+    moves: str = "runs"
     name: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
@@ -107,8 +121,17 @@ class Rules:
         return rules.with_preset_name() if name is None else replace(rules, name=name)
 
     def to_dict(self) -> dict:
-        """All options as plain JSON-ready data."""
-        return asdict(self)
+        """All options as plain JSON-ready data (``deal`` and ``moves`` only when they are not
+        at their defaults, so older saves and older readers stay as they were).
+
+        >>> Rules.named("milligan-harp").to_dict()["deal"]
+        'face-down'
+        """
+        data = asdict(self)
+        for option in _LATER_OPTIONS:
+            if data[option] == _DEFAULTS[option]:
+                del data[option]
+        return data
 
     def replace(self, **changes) -> Rules:
         """A copy with some options changed; it keeps a preset's name only if it still equals it."""
@@ -133,21 +156,31 @@ class Rules:
     def card_count(self) -> int:
         return 52 * self.decks
 
+    @property
+    def face_down_count(self) -> int:
+        """Cards dealt face down at the start: 0, or 1 + 2 + ... + (columns - 1)."""
+        return self.columns * (self.columns - 1) // 2 if self.deal == "face-down" else 0
+
+    @property
+    def stock_size(self) -> int:
+        """Cards in the stock after the opening deal (96 classic, 68 in Milligan Harp)."""
+        return self.card_count - self.columns - self.face_down_count
+
     def describe(self) -> list[str]:
-        """The rules in plain words, one line each, for a rules panel."""
+        """The rules in plain words, one line each, for a rules panel.
+
+        >>> Rules.named("milligan-harp").describe()[0][:57]
+        'Two decks, 104 cards. Column j starts with j cards, the l'
+        """
         lines = [
-            f"{'Two decks, 104' if self.decks == 2 else 'One deck, 52'} cards. "
-            f"{self.columns} columns start with one face-up card each; the rest is the stock.",
+            self._describe_deal(),
             f"{self.foundation_count} foundations, {self.decks} per suit, "
             "build up in suit from Ace to King.",
             "Columns build down in alternating colours (a red 9 on a black 10).",
-            "Any card that starts a run of alternating colours to the end of its column moves "
-            "with all the cards on it.",
-            "An empty column takes only a King, alone or leading a run."
-            if self.empty_column == "king"
-            else "An empty column takes any card or run.",
+            *self._describe_moves(),
+            self._describe_empty_column(),
             "Deal whenever you like: one card onto every column, empty ones included"
-            + (" (the last row of 3 onto columns 1–3)." if self.decks == 1 else "."),
+            + self._describe_short_row(),
         ]
         lines += self._describe_reserve()
         if self.cells:
@@ -159,6 +192,44 @@ class Rules:
             lines.append(f"A foundation's top card may come back onto a column {when}.")
         lines.append(f"You win when all {self.card_count} cards are on the foundations.")
         return lines
+
+    def _describe_deal(self) -> str:
+        cards = f"{'Two decks, 104' if self.decks == 2 else 'One deck, 52'} cards."
+        if self.deal == "open":
+            return (
+                f"{cards} {self.columns} columns start with one face-up card each; "
+                "the rest is the stock."
+            )
+        return (
+            f"{cards} Column j starts with j cards, the lowest j−1 face down "
+            f"({self.face_down_count} face down, {self.columns} face up); "
+            f"the other {self.stock_size} are the stock."
+        )
+
+    def _describe_moves(self) -> list[str]:
+        lines = [
+            "Any card that starts a run of alternating colours to the end of its column moves "
+            "with all the cards on it."
+            if self.moves == "runs"
+            else "Any face-up card moves with all the cards on it, in sequence or not, "
+            "if that first card fits where it goes."
+        ]
+        if self.deal == "face-down":
+            lines.append(
+                "Face-down cards never move, and a deal never turns one up; when the last card "
+                "on one leaves, it turns face up at once, as part of that move."
+            )
+        return lines
+
+    def _describe_empty_column(self) -> str:
+        what = "run" if self.moves == "runs" else "face-up group"
+        if self.empty_column == "king":
+            return f"An empty column takes only a King, alone or leading a {what}."
+        return f"An empty column takes any card or {what}."
+
+    def _describe_short_row(self) -> str:
+        short = self.stock_size % self.columns
+        return f" (the last row of {short} onto columns 1–{short})." if short else "."
 
     def _describe_reserve(self) -> list[str]:
         if self.reserve == "none":
@@ -199,6 +270,13 @@ for _name, _options in {
     "imperial-guards": {"empty_column": "any"},
     "little-milligan": {"decks": 1, "reserve": "none"},
     "milligan-cell": {"reserve": "none", "cells": 4},
+    "milligan-harp": {"reserve": "none", "empty_column": "any", "deal": "face-down"},
+    "milligan-yukon": {
+        "reserve": "none",
+        "empty_column": "any",
+        "deal": "face-down",
+        "moves": "groups",
+    },
 }.items():
     PRESETS[_name] = Rules(**_options, name=_name)
 del _name, _options

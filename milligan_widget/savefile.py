@@ -10,7 +10,13 @@
 A numbered deal keeps its ``seed`` and its ``deck`` (the full dealing order); loading checks
 that the seed deals that very deck under the saved rules. A game dealt from an explicit deck
 has ``"seed": null``; a staged position (:meth:`Game.from_layout`) has a ``layout`` instead of
-a ``deck``. Loading replays every move through the rules and refuses the whole file with a
+a ``deck``. Face-down cards (docs/rules.md §3.10) need no entry of their own: a
+deal's are dealt again from its rules and deck, and every move's turning up replays with it;
+a staged layout lists them as ``"face_down"`` (counts per column, left out when all are 0).
+The rule options added with them (``deal``, ``moves``) are written only when they are not at
+their defaults, so older saves load, and a classic game saves as it always did.
+
+Loading replays every move through the rules and refuses the whole file with a
 :class:`SaveFileError` that names the problem in a player's words, whatever is wrong with it.
 
 Limits (a file past one is refused before it is read in full):
@@ -49,7 +55,7 @@ MAX_MOVES = 20_000  #: the most moves a saved game may hold
 MAX_DIGITS = 25  #: the longest number a saved game may hold, in digits
 
 _KEYS = {"format", "version", "rules", "seed", "deck", "layout", "moves"}
-_LAYOUT_KEYS = {"tableau", "foundations", "stock", "reserve", "cells"}
+_LAYOUT_KEYS = {"tableau", "foundations", "stock", "reserve", "cells", "face_down"}
 _MOVE_KEYS = {"move", "comment"}
 
 
@@ -294,6 +300,11 @@ def _layout(layout: dict) -> dict:
         isinstance(cells, list) and all(c is None or isinstance(c, str) for c in cells)
     ):
         raise SaveFileError("the layout's cells must list a card (or null) for each cell")
+    down = layout.get("face_down")
+    if down is not None and not (
+        isinstance(down, list) and all(type(n) is int and n >= 0 for n in down)
+    ):
+        raise SaveFileError("the layout's face_down must list a count (0 or more) per column")
     return layout
 
 

@@ -1,7 +1,8 @@
 """A solver for Miss Milligan and its variants.
 
-It plays *thoughtful* solitaire: it knows the order of the stock, like a player who could see
-through the deck. "winnable" comes with a full list of moves that wins; "unwinnable" is a
+It plays *thoughtful* solitaire: it knows the order of the stock, and what the face-down cards
+are where the rules deal some (Milligan Harp and Yukon), like a player who could see through
+the deck. "winnable" comes with a full list of moves that wins; "unwinnable" is a
 proof that no sequence of moves wins, whatever the player knew; "unknown" means the budget
 ran out first.
 
@@ -58,9 +59,12 @@ from .position import (
     COLUMN_TO_FOUNDATION,
     COLUMN_TO_RESERVE,
     DEAL_ROW,
+    GROUP_TO_COLUMN,
+    HIDDEN,
     KING,
     RESERVE_TO_COLUMN,
     RESERVE_TO_FOUNDATION,
+    TURN_UP,
 )
 
 WINNABLE, UNWINNABLE, UNKNOWN = "winnable", "unwinnable", "unknown"
@@ -207,11 +211,12 @@ class _Search:
                 depth = depths.get(card)
                 if depth is None:
                     depth = 99
-                    at = tableau.find(card)
-                    while at >= 0:  # each copy: the cards above it, up to the separator
-                        end = tableau.find(255, at)
-                        depth = min(depth, (len(tableau) if end < 0 else end) - at - 1)
-                        at = tableau.find(card, at + 1)
+                    for code in (card, card + HIDDEN) if g._flips else (card,):
+                        at = tableau.find(code)
+                        while at >= 0:  # each copy: the cards above it, up to the separator
+                            end = tableau.find(255, at)
+                            depth = min(depth, (len(tableau) if end < 0 else end) - at - 1)
+                            at = tableau.find(code, at + 1)
                     if card in g._reserve:
                         depth = min(depth, g._reserve[::-1].index(card))
                     depths[card] = depth
@@ -312,25 +317,28 @@ class _Search:
         """Higher is tried first; ``None`` drops a move that cannot help."""
         g = self.game
         kind, cols = action[0], g._cols
+        if kind == TURN_UP:  # a face-down card turns up: worth a little more
+            score = self.move_score(action[1], endgame)
+            return None if score is None else score + 15
         if kind == DEAL_ROW:
             return self.style.deal_score
         if kind in (COLUMN_TO_FOUNDATION, RESERVE_TO_FOUNDATION):
             return 100
         if kind == RESERVE_TO_COLUMN:
             return 30
-        if kind == COLUMN_TO_COLUMN:
+        if kind in (COLUMN_TO_COLUMN, GROUP_TO_COLUMN):
             src, dst, k = action[1], action[2], action[3]
             col = cols[src]
             if k == len(col):
                 # A whole column into an empty one only renames columns once no row will land.
                 return None if endgame and not cols[dst] else 60
-            return self.exposure_score(col[-k - 1]) - (10 if not cols[dst] else 0)
+            return self.exposure_score(col[-k - 1] & ~HIDDEN) - (10 if not cols[dst] else 0)
         if kind == COLUMN_TO_RESERVE:
             src, k = action[1], action[2]
             col = cols[src]
             if k == len(col):
                 return -30 if col[0] >> 2 == KING else -20
-            return self.exposure_score(col[-k - 1]) - 10
+            return self.exposure_score(col[-k - 1] & ~HIDDEN) - 10
         return 0
 
     def exposure_score(self, card: int) -> int:

@@ -26,13 +26,17 @@ Strategy = Callable[[Game], "Move | None"]
 def _evaluate(game: Game) -> float:
     """How promising a position looks to a player who cannot see the stock (higher is better)."""
     score = 100.0 * game.foundation_count
-    for col, run in zip(game.column_codes, game.runs, strict=True):
+    columns = zip(game.column_codes, game.runs, game.face_down, strict=True)
+    for col, run, down in columns:
         if not col:
             score += 12.0
             continue
-        # Cards under the movable run are buried: low ones hurt most.
-        for depth, card in enumerate(reversed(col[: len(col) - run])):
-            score -= (14 - (card >> 2)) * (1.0 + 0.25 * depth)
+        # Cards under the movable run are buried: low ones hurt most. A face-down card is
+        # unknown to this player: it weighs as an average card.
+        buried = col[: len(col) - run]
+        for depth, card in enumerate(reversed(buried)):
+            weight = 7 if depth >= len(buried) - down else 14 - (card >> 2)
+            score -= weight * (1.0 + 0.25 * depth)
         score += 2.0 * run
     score -= 6.0 * len(game.reserve_codes) + 4.0 * sum(1 for c in game.cell_codes if c >= 0)
     return score
@@ -80,7 +84,10 @@ def _why(game: Game, move: Move) -> str:
         return "it builds a foundation"
     after = game.after(move)
     if move.source.startswith("t"):
-        col = after.column_codes[int(move.source[1:]) - 1]
+        src = int(move.source[1:]) - 1
+        col = after.column_codes[src]
+        if after.face_down[src] < game.face_down[src]:  # never name it before it turns up
+            return "it turns up a face-down card"
         if not col:
             return "it empties a column, a space for a King"
         uncovered = CARDS[col[-1]].unicode

@@ -14,13 +14,15 @@ def stage(
     foundations: dict[int, str] | None = None,
     stock_empty: bool = True,
     cells: list[str | None] | None = None,
+    face_down: list[int] | None = None,
 ) -> Game:
     """A position with the given columns (1-based number -> cards bottom to top).
 
     Foundations start at the given top cards (1-based pile -> card, "" for empty) and are
     otherwise filled as high as the unused cards allow (see ``lessons.leftovers``). Cards
     left over go to the stock, or, with ``stock_empty``, into the last column, which the test
-    must leave free.
+    must leave free. ``face_down``: per column, how many of its lowest cards lie face down
+    (Milligan Harp and Yukon).
     """
     caps = {pile: card or None for pile, card in (foundations or {}).items()}
     tops, rest = leftovers(
@@ -37,5 +39,5 @@ def stage(
         stock = rest
     return Game.from_layout(
         tableau=tableau, foundations=tops, stock=stock, reserve=reserve.split(),
-        cells=cells, rules=rules,
+        cells=cells, rules=rules, face_down=face_down,
     )

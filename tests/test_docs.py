@@ -85,6 +85,9 @@ EXAMPLES = [  # (columns, staging options, move): §5.2's rows, in order
     ({1: "3D 5D 4C"}, {"rules": "single-card"}, "1:2>r"),
     ({1: "QH JS"}, {"rules": "millie"}, "1>r"),
     ({1: "7H"}, {"foundations": {1: "5C"}, "rules": "giant", "stock_empty": False}, "f1>2"),
+    ({1: "9H", 2: "5D 8S"}, {"rules": "milligan-harp", "face_down": [0, 1]}, "2:2>1"),
+    ({1: "10D 3C 9S"}, {"rules": "milligan-harp"}, "1:2>3"),
+    ({1: "9H", 2: "8S 5D 8C"}, {"rules": "milligan-yukon"}, "2>1"),
 ]
 
 

@@ -24,6 +24,7 @@ from milligan_widget import env as env_module  # noqa: E402
 from milligan_widget.env import (  # noqa: E402
     ACTION_MOVES,
     ENV_ID,
+    FACE_DOWN,
     NO_CARD,
     MilliganEnv,
     action_to_move,
@@ -43,9 +44,9 @@ def masked_random(info: dict, rng: np.random.Generator) -> int:
 
 
 def test_the_table_is_fixed_and_round_trips():
-    assert len(ACTION_MOVES) == len(set(ACTION_MOVES)) == 1054
-    assert MilliganEnv().action_space == gym.spaces.Discrete(1054)
-    assert MilliganEnv("little-milligan").action_space == gym.spaces.Discrete(1054)
+    assert len(ACTION_MOVES) == len(set(ACTION_MOVES)) == 6150
+    assert MilliganEnv().action_space == gym.spaces.Discrete(6150)
+    assert MilliganEnv("little-milligan").action_space == gym.spaces.Discrete(6150)
     assert ACTION_MOVES[0] == "d" and ACTION_MOVES[1] == "1>f" and ACTION_MOVES[-1] == "c4>f"
     for index, move in enumerate(ACTION_MOVES):
         assert move_to_action(move) == index and action_to_move(index) is move
@@ -54,7 +55,7 @@ def test_the_table_is_fixed_and_round_trips():
 
 def test_moves_outside_the_table_are_refused():
     with pytest.raises(IndexError):
-        action_to_move(1054)
+        action_to_move(6150)
     with pytest.raises(IndexError):
         action_to_move(-1)
     with pytest.raises(KeyError):
@@ -157,6 +158,20 @@ def observations_equal(a: dict, b: dict) -> bool:
     return a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
 
 
+@pytest.mark.parametrize("rules", ["milligan-harp", "milligan-yukon"])
+def test_the_observation_never_shows_a_face_down_card(rules: str) -> None:
+    deck = [str(card) for card in Game.new(7, rules).deck]
+    other = [deck[1], deck[0], *deck[2:]]  # two face-down cards (columns 2 and 3) swapped
+    assert other != deck
+    (obs_a, info_a), (obs_b, info_b) = (
+        MilliganEnv(rules).reset(options={"deck": d}) for d in (deck, other)
+    )
+    assert observations_equal(obs_a, obs_b)
+    assert np.array_equal(info_a["action_mask"], info_b["action_mask"])
+    top = Game.new(7, rules).tableau[7][-1].code
+    assert obs_a["columns"][7, :8].tolist() == [FACE_DOWN] * 7 + [top]
+
+
 def test_the_observation_never_shows_the_stock():
     # Two decks alike for the opening row and the first four rows of the stock, then not.
     deck = [str(card) for card in Game.new(7).deck]
@@ -226,7 +241,7 @@ def test_a_lost_game_ends_the_episode():
 def test_illegal_actions_change_nothing():
     env = MilliganEnv(illegal_penalty=0.5)
     obs, info = env.reset(seed=1)  # only the deal is legal
-    for action in (move_to_action("1>2"), 1054, -3, 10**30, None, "d", np.int64(5)):
+    for action in (move_to_action("1>2"), 6150, -3, 10**30, None, "d", np.int64(5)):
         after, reward, terminated, truncated, info = env.step(action)
         assert (reward, terminated, truncated, info["illegal"]) == (-0.5, False, False, True)
         assert observations_equal(after, obs) and env.game.ply == 0

@@ -239,18 +239,22 @@ def test_html_shows_every_card_of_the_position(preset):
     shown = Counter(
         e.all_text().strip() for e in root.walk() if e.tag == "div" and "mm-card" in e.classes
     )
-    expected = Counter(c.unicode for col in game.tableau for c in col)
+    faces = [col[down:] for col, down in zip(game.tableau, game.face_down, strict=True)]
+    expected = Counter(c.unicode for col in faces for c in col)
     expected += Counter(c.unicode for c in game.reserve)
     expected += Counter(c.unicode for c in game.cells if c is not None)
     expected += Counter(pile[-1].unicode for pile in game.foundations if pile)
     for card, n in expected.items():
         assert shown[card] >= n, (card, n, shown[card])
-    # Each tableau column, in order, bottom to top.
+    # Each tableau column, in order, bottom to top: a blank back for each face-down card.
     columns = columns_in(root)
     assert len(columns) == game.rules.columns
-    for element, col in zip(columns, game.tableau, strict=True):
+    for element, col, down in zip(columns, game.tableau, game.face_down, strict=True):
         cards = [e.all_text().strip() for e in element.children if "mm-card" in e.classes]
-        assert cards == [c.unicode for c in col]
+        assert cards == [""] * down + [c.unicode for c in col[down:]]
+        backs = [e for e in element.children if "mm-back" in e.classes]
+        assert len(backs) == down
+        assert all(e.attrs.get("title") == "face-down card" for e in backs)
 
 
 def test_html_column_count():

@@ -194,7 +194,10 @@ def test_hint_deals_when_nothing_else_can_be_done():
 def is_safe_by_the_docstring(game: Game, card: Card) -> bool:
     """Game.safe_foundation_moves: a card is safe when every card that could be built on it
     in the tableau (the next lower rank of the other colour) is on the foundations, which
-    Aces and 2s never need, and every foundation of its suit is ready for it or past it."""
+    Aces and 2s never need, and every foundation of its suit is ready for it or past it;
+    with Yukon moves, nothing is safe while the stock has cards (docs/rules.md §3.11)."""
+    if game.rules.moves == "groups" and game.stock_count:
+        return False
     own_piles = [
         len(pile) for suit, pile in zip(game.foundation_suits, game.foundations, strict=True)
         if suit == card.suit

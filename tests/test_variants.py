@@ -19,7 +19,9 @@ def test_every_preset_has_its_name_and_deals():
         assert game.rules is rules and rules.name == name
         assert len(game.tableau) == rules.columns
         assert len(game.foundations) == rules.foundation_count
-        assert game.stock_count == rules.card_count - rules.columns
+        down = sum(game.face_down)  # 1 + 2 + ... + 7 in Milligan Harp and Yukon, else none
+        assert down == (28 if rules.deal == "face-down" else 0)
+        assert game.stock_count == rules.card_count - rules.columns - down
 
 
 def test_classic_reserve_gives_back_any_part_that_fits():

@@ -18,6 +18,8 @@ export interface LastMove {
   source: string;
   targets: string[];
   cards: string[];
+  /** Columns ("t3") where a face-down card turned up as part of this move: animate the flip. */
+  turned: string[];
 }
 
 /** The message's kind: play ("info" … "lost") and a lesson's feedback ("correct" … "illegal"). */
@@ -73,7 +75,11 @@ export type Panel =
 
 export interface GameView {
   rev: number;
+  /** Each column's face-up cards, bottom to top (never a face-down card). */
   columns: string[][];
+  /** How many face-down cards lie under columns[i]: draw that many backs first. */
+  down: number[];
+  /** The index in columns[i] of the lowest card that may be picked up with those on it. */
   runs: number[];
   foundations: FoundationView[];
   stock: number;
@@ -164,6 +170,10 @@ export interface RulesInfo {
   foundations: number;
   reserve: "sequence" | "single" | "none";
   cells: number;
+  /** "face-down": columns start with face-down cards (Milligan Harp, Yukon). */
+  deal: "open" | "face-down";
+  /** "groups": any face-up card may be dragged with the cards on it (Yukon). */
+  moves: "runs" | "groups";
   presets: string[];
 }
 

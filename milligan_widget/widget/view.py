@@ -1,15 +1,22 @@
 """The engine's position as a small, JSON-serialisable *view* for the front end.
 
 The browser only ever sees what a player at the table sees: the face-up cards, the
-foundation tops, the *number* of cards in the stock (never their order), the reserve,
+foundation tops, the *number* of cards in the stock (never their order), the *number* of
+face-down cards in each column (never what they are: docs/rules.md §3.10), the reserve,
 the cells, and the legal destinations the engine allows for each card that can be
 picked up. Everything here is derived from the engine's public API; the front end
 never applies a rule of its own.
 
+A column is sent as two fields: ``columns[i]``, its face-up cards bottom to top, and
+``down[i]``, how many face-down cards lie under them (0 in the open-deal presets). The
+front end draws ``down[i]`` card backs, then ``columns[i]``. ``runs[i]`` is the index in
+``columns[i]`` of the lowest card that may be picked up (with Yukon moves, 0: every face-up
+card). Two games that differ only in their face-down cards give the same view.
+
 >>> from milligan_widget import Game
->>> view = build_view(Game.new(1), rev=1)
->>> view["columns"][0], view["stock"], "deck" in view
-(['3D'], 96, False)
+>>> view = build_view(Game.new(1, "milligan-harp"))
+>>> view["down"], view["columns"][1], view["runs"][1]
+([0, 1, 2, 3, 4, 5, 6, 7], ['8S'], 0)
 """
 
 from __future__ import annotations
@@ -49,7 +56,8 @@ def source_key(source: str, count: int) -> str:
 def pile_cards(game: Game, pile: str) -> tuple[Card, ...]:
     """The cards of a named pile, bottom to top (a cell gives zero or one card)."""
     if pile.startswith("t"):
-        return game.tableau[int(pile[1:]) - 1]
+        column = int(pile[1:]) - 1
+        return game.tableau[column][game.face_down[column] :]
     if pile.startswith("f"):
         return game.foundations[int(pile[1:]) - 1]
     if pile.startswith("c"):
@@ -87,11 +95,18 @@ def resolve_targets(game: Game, move: Move) -> list[str]:
 
 
 def last_move(before: Game, move: Move) -> dict[str, Any]:
-    """What the front end needs to animate ``move`` (played on the position ``before``)."""
+    """What the front end needs to animate ``move`` (played on the position ``before``);
+    ``turned``: the columns where a face-down card turned up with it (docs/rules.md §3.10)."""
     if move.source == "stock":
-        return {"source": "stock", "targets": [], "cards": []}
+        return {"source": "stock", "targets": [], "cards": [], "turned": []}
     cards = [str(card) for card in moving_cards(before, move)]
-    return {"source": move.source, "targets": resolve_targets(before, move), "cards": cards}
+    turned = turned_up(before, before.after(move)) if any(before.face_down) else []
+    return {
+        "source": move.source,
+        "targets": resolve_targets(before, move),
+        "cards": cards,
+        "turned": turned,
+    }
 
 
 def legal_targets(game: Game, moves: Iterable[Move]) -> dict[str, list[str]]:
@@ -118,6 +133,32 @@ def move_dict(game: Game, move: Move | None) -> dict[str, Any] | None:
         "targets": resolve_targets(game, move),
         "text": str(move),
     }
+
+
+def face_up_columns(game: Game) -> list[list[str]]:
+    """Each column's face-up cards, bottom to top, as codes: never a face-down card."""
+    return [
+        [str(card) for card in col[down:]]
+        for col, down in zip(game.tableau, game.face_down, strict=True)
+    ]
+
+
+def pick_up_from(game: Game) -> list[int]:
+    """For each column, the index in its face-up cards of the lowest card that may be picked
+    up (with the cards on it): the start of the run, or with Yukon moves 0."""
+    return [
+        len(col) - down - movable
+        for col, down, movable in zip(game.tableau, game.face_down, game.movable, strict=True)
+    ]
+
+
+def turned_up(before: Game, after: Game) -> list[str]:
+    """The columns (``"t3"``) where a face-down card turned up from ``before`` to ``after``."""
+    return [
+        f"t{i + 1}"
+        for i, (was, now) in enumerate(zip(before.face_down, after.face_down, strict=True))
+        if now < was
+    ]
 
 
 def stats(game: Game) -> dict[str, int]:
@@ -154,8 +195,9 @@ def build_view(
     rules = game.rules
     return {
         "rev": rev,
-        "columns": [[str(card) for card in col] for col in game.tableau],
-        "runs": [len(col) - run for col, run in zip(game.tableau, game.runs, strict=True)],
+        "columns": face_up_columns(game),
+        "down": list(game.face_down),
+        "runs": pick_up_from(game),
         "foundations": foundations(game),
         "stock": game.stock_count,
         "can_deal": bool(game.can_deal),
@@ -187,5 +229,7 @@ def rules_info(rules: Rules, presets: Iterable[str]) -> dict[str, Any]:
         "foundations": rules.foundation_count,
         "reserve": rules.reserve,
         "cells": rules.cells,
+        "deal": rules.deal,
+        "moves": rules.moves,
         "presets": list(presets),
     }
