@@ -88,3 +88,14 @@ export function springBack(ghost: HTMLElement, done: () => void): void {
   anim.onfinish = done;
   anim.oncancel = done;
 }
+
+/** Turn the cards that came face up over, as a player's hand does (not under reduced motion). */
+export function flipUp(cards: HTMLElement[]): void {
+  if (reducedMotion()) return;
+  for (const card of cards) {
+    card.animate([{ transform: "perspective(600px) rotateY(90deg)" }, { transform: "none" }], {
+      duration: DURATION * 1.5,
+      easing: "ease-out",
+    });
+  }
+}

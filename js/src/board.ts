@@ -88,7 +88,8 @@ export class Board {
   render(view: GameView): void {
     view.columns.forEach((codes, i) => {
       const name = `t${i + 1}`;
-      if (this.changed(name, codes, view.runs[i])) this.renderColumn(name, codes, view.runs[i]);
+      const down = view.down?.[i] ?? 0;
+      if (this.changed(name, codes, view.runs[i], down)) this.renderColumn(name, codes, view.runs[i], down);
     });
     view.foundations.forEach((f, i) => {
       const name = `f${i + 1}`;
@@ -130,19 +131,45 @@ export class Board {
     return out;
   }
 
-  private renderColumn(name: string, codes: string[], run: number): void {
+  /** A column: `down` card backs (face-down cards: Python never says which), then the
+   * face-up `codes`, bottom to top. */
+  private renderColumn(name: string, codes: string[], run: number, down = 0): void {
+    const backs = this.syncBacks(name, down);
     const els = this.sync(name, codes, run);
     const ch = this.cardHeight;
-    const step = this.columnStep(codes.length);
-    els.forEach((el, i) => {
+    const total = down + codes.length;
+    const step = this.columnStep(total);
+    [...backs, ...els].forEach((el, i) => {
       el.style.top = `${Math.round(i * step)}px`;
       el.style.left = "0px";
     });
     const pile = this.piles.get(name)!;
-    pile.style.height = `${Math.round(Math.max(0, codes.length - 1) * step + ch)}px`;
+    pile.style.height = `${Math.round(Math.max(0, total - 1) * step + ch)}px`;
     pile.style.setProperty("--mw-strip-h", `${Math.round(step)}px`);
-    pile.classList.toggle("mw-empty", codes.length === 0);
-    pile.setAttribute("aria-label", `${pileLabel(name)}, ${codes.length ? codes.length + " cards" : "empty"}`);
+    pile.classList.toggle("mw-empty", total === 0);
+    const faceDown = down ? `, ${down} face down` : "";
+    pile.setAttribute("aria-label", `${pileLabel(name)}, ${total ? codes.length + " cards" + faceDown : "empty"}`);
+  }
+
+  /** The card backs at the bottom of a column, `down` of them, bottom to top. */
+  private syncBacks(name: string, down: number): HTMLElement[] {
+    const pile = this.piles.get(name)!;
+    const backs = Array.from(pile.querySelectorAll<HTMLElement>(":scope > .mw-down"));
+    while (backs.length < down) {
+      const back = document.createElement("div");
+      back.className = "mw-down";
+      back.setAttribute("role", "img");
+      back.setAttribute("aria-label", "face-down card");
+      pile.prepend(back);
+      backs.unshift(back);
+    }
+    backs.splice(down).forEach((back) => back.remove());
+    return backs;
+  }
+
+  /** The card that turned face up on top of each column named (the flip to animate). */
+  turnedUp(columns: string[]): HTMLElement[] {
+    return columns.map((name) => this.cards(name)[0]).filter((card): card is HTMLElement => !!card);
   }
 
   /** Vertical distance between overlapping cards: shrinks as a column grows tall. */

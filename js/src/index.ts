@@ -1,6 +1,7 @@
 /** anywidget entry point: one App per displayed view of a MilliganWidget. */
 import "./styles.css";
 import type { AnyModel, RenderProps } from "@anywidget/types";
+import { flipUp } from "./animate";
 import { Board } from "./board";
 import { Controls } from "./controls";
 import { Interaction } from "./interact";
@@ -145,6 +146,7 @@ class App {
     const start = performance.now();
     this.interaction.update(view, () => {
       this.board.render(view);
+      flipUp(this.board.turnedUp(view.last?.turned ?? []));
       this.controls.render(view);
       this.sheets.render(view);
       if (view.mode === "lesson") this.lesson.render(view);

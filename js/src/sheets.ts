@@ -86,7 +86,8 @@ export class Sheets {
     }
     const recent = el("ol", "mw-recent");
     for (const game of data.recent) {
-      const result = `${game.result}, ${game.moves} moves, ${clock(game.seconds)}`;
+      const moves = `${game.moves} move${game.moves === 1 ? "" : "s"}`;
+      const result = `${game.result}, ${moves}, ${clock(game.seconds)}`;
       recent.append(el("li", "", `${game.deal} (${game.preset.replace(/-/g, " ")}): ${result}`));
     }
     const parts: HTMLElement[] = [el("h3", "", "Statistics")];
