@@ -439,10 +439,42 @@ def _easy() -> Step:
     )
 
 
+def _face_down(columns: dict[int, str], down: dict[int, int], rules: str) -> Game:
+    """A staged position with ``down[i]`` face-down cards at the bottom of column ``i``."""
+    face_down = [down.get(i, 0) for i in range(1, 9)]
+    return stage(columns, foundations=_caps(columns), rules=rules, face_down=face_down)
+
+
+def _harp() -> Step:
+    return Step(
+        "Milligan Harp: cards turn face up",
+        "In Milligan Harp the columns start with cards face down under one face-up card. Move "
+        "the 5♥ onto the 6♠: the card under it turns face up. Then play it home.",
+        _face_down({1: "AC 5H", 2: "6S"}, {1: 1}, "milligan-harp"),
+        moves=["1>2", "1>f"],
+        mistakes={"d": _NOT_NOW},
+        success="A face-down card turns up as soon as the last card on it leaves: no move "
+        "needed, and one Undo puts both back.",
+    )
+
+
+def _yukon() -> Step:
+    return Step(
+        "Milligan Yukon: any face-up group moves",
+        "In Milligan Yukon any face-up card moves with all the cards on it, in order or not: "
+        "only the first must fit. Move 7♥ 2♣ 5♠ onto the 8♠ together, then play the A♦ "
+        "that turns up.",
+        _face_down({1: "AD 7H 2C 5S", 2: "8S"}, {1: 1}, "milligan-yukon"),
+        moves=["1:3>2", "1>f"],
+        mistakes={"d": _NOT_NOW},
+        success="In Milligan Harp only a run in alternating colours could have moved.",
+    )
+
+
 def variants_tour() -> Lesson:
     """One step for each variant preset of docs/rules.md §4."""
     steps = [_millie(), _imperial_guards(), _single_card(), _milligan_cell()]
-    steps += [_little_milligan(), _giant(), _strict(), _easy()]
+    steps += [_little_milligan(), _giant(), _strict(), _easy(), _harp(), _yukon()]
     return Lesson(
         "The variants",
         steps,

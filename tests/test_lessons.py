@@ -107,9 +107,20 @@ def test_learn_the_rules_covers_the_rules_in_order():
 
 
 def test_the_variants_tour_visits_the_presets():
+    from milligan_widget import PRESETS
+
     names = {step.position.rules.name for step in TOUR.steps}
-    assert names >= {"millie", "imperial-guards", "single-card", "milligan-cell"}
-    assert names >= {"little-milligan", "giant", "strict", "easy"}
+    assert names == set(PRESETS) - {"classic"}  # every variant, Harp and Yukon included
+
+
+def test_the_harp_and_yukon_steps_turn_a_card_up_and_undo_puts_it_back():
+    for index in (-2, -1):
+        run = LessonRun(TOUR, len(TOUR.steps) + index)
+        assert run.game.face_down[0] == 1
+        first = task(run.step)[0]
+        assert run.attempt(first).correct and run.game.face_down[0] == 0
+        run.undo()
+        assert run.game.face_down[0] == 1
 
 
 def test_the_whole_rules_lesson_can_be_played_through():
