@@ -252,3 +252,31 @@ def test_the_installed_milligan_study_command(built: Built):
                        "--quiet", "--out", str(out), cwd=built.work, what="a one-deal study")
     assert "classic: 1 deals" in summary
     assert out.read_text(encoding="utf-8").splitlines()[1].startswith("classic,8,winnable,")
+
+
+ENGINE_SUITE = [
+    "test_basics.py", "test_rules.py", "test_layout.py", "test_savefile.py", "test_finish.py",
+    "test_variants.py", "lines.py", "staging.py", "conftest.py",
+]  # fmt: skip
+WHICH = """
+def test_the_package_under_test_is_the_installed_wheel():
+    import milligan_widget
+    assert "site-packages" in milligan_widget.__file__, milligan_widget.__file__
+"""
+
+
+def test_the_engine_tests_pass_against_the_installed_wheel(built: Built):
+    """The engine's own test files, copied away from this tree, run on the installed wheel."""
+    venv = built.installed
+    venv.run(venv.python, "-m", "pip", "install", "-q", "pytest", "hypothesis", "pysol-cards",
+             what="installing pytest into the venv")  # fmt: skip
+    suite = built.work / "suite"
+    tests = suite / "tests"
+    shutil.copytree(ROOT / "tests" / "data", tests / "data", dirs_exist_ok=True)
+    for name in ENGINE_SUITE:
+        shutil.copy(ROOT / "tests" / name, tests / name)
+    (tests / "test_which_package.py").write_text(WHICH, encoding="utf-8")
+    out = venv.run(venv.python, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                   "--rootdir", str(suite), "-o", "pythonpath=.", "tests",
+                   cwd=suite, what="the engine tests against the installed wheel")  # fmt: skip
+    assert " passed" in out and "failed" not in out
