@@ -23,9 +23,13 @@ True
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import os
 import re
+import threading
+import time
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -123,6 +127,57 @@ def _summary(path: Path) -> dict[str, Any] | None:
     }
 
 
+SETTLE = 0.25  # seconds an auto-save waits for the next move before it writes
+
+
+class _Writer:
+    """Writes one file in the background: the newest request only, in order, so that the
+    player never waits for the disk (where no thread can start, in the caller's thread)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pending: Callable[[], None] | None = None
+        self._busy = False
+        self._idle = threading.Event()
+        self._idle.set()
+
+    def submit(self, job: Callable[[], None]) -> None:
+        with self._lock:
+            self._pending, start = job, not self._busy
+            self._busy = True
+            self._idle.clear()
+        if start:
+            try:
+                threading.Thread(target=self._run, daemon=True).start()
+            except RuntimeError:  # "can't start new thread" (Pyodide)
+                self._run(pause=0)
+
+    def flush(self, timeout: float | None = 10.0) -> bool:
+        """Wait until every request is written; False on timeout."""
+        return self._idle.wait(timeout)
+
+    def _run(self, pause: float = SETTLE) -> None:
+        while True:
+            time.sleep(pause)  # moves in quick succession: one write for the newest
+            with self._lock:
+                job, self._pending = self._pending, None
+                if job is None:
+                    self._busy = False
+                    self._idle.set()
+                    return
+            job()
+
+
+_WRITERS: dict[Path, _Writer] = {}
+_WRITERS_LOCK = threading.Lock()
+
+
+def _writer(path: Path) -> _Writer:
+    """The one writer of ``path`` in this process (several widgets may share a key)."""
+    with _WRITERS_LOCK:
+        return _WRITERS.setdefault(path, _Writer())
+
+
 class Autosave:
     """The game in progress kept under ``folder`` (the statistics' data folder) for
     ``key``: written after each move, read back by Resume, cleared once the game is over."""
@@ -143,20 +198,30 @@ class Autosave:
         if game.status != "playing" or not game.ply:
             self.clear()
             return
-        key = (game.seed, tuple(str(m) for m in game.history))
+        key = (id(game), game.seed, game.ply, str(game.history[-1]), len(game.redo_moves))
         if key == self._written:
             return
+        self._written = key
+        _writer(self.path).submit(functools.partial(self._save, game.copy()))
+
+    def _save(self, game: Game) -> None:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             game.save(self.path)
         except OSError as exc:
             self.problem = f"Auto-save is unavailable: {exc.strerror} ({self.path.parent})."
+            self._written = None
             return
-        self._written, self.problem = key, None
+        self.problem = None
+
+    def flush(self, timeout: float | None = 10.0) -> bool:
+        """Wait until the game kept is on disk; False on timeout."""
+        return _writer(self.path).flush(timeout)
 
     def read(self) -> Game | None:
         """The game kept, or None (none kept, or one that cannot be read: it is left as
         it is, and :attr:`problem` says why)."""
+        self.flush()
         try:
             return Game.load(self.path)
         except FileNotFoundError:
@@ -172,6 +237,9 @@ class Autosave:
     def clear(self) -> None:
         if self._blocked or (self._written is None and not self.path.exists()):
             return
+        self._written = None
+        _writer(self.path).submit(self._unlink)
+
+    def _unlink(self) -> None:
         with contextlib.suppress(OSError):
             self.path.unlink(missing_ok=True)
-        self._written = None

@@ -768,8 +768,10 @@ class MilliganWidget(anywidget.AnyWidget):
 
     def wait(self, timeout: float | None = 30.0) -> bool:
         """Wait until the hint, Think longer, the solution playback and the indicator's
-        checks are done, stopped ones too (for scripts and tests); False on timeout."""
-        return self._assistant.wait(timeout)
+        checks are done, stopped ones too, and the game is auto-saved (for scripts and tests);
+        False on timeout."""
+        done = self._assistant.wait(timeout)
+        return (self._autosave is None or self._autosave.flush(timeout)) and done
 
     @property
     def known_win(self) -> tuple[Move, ...] | None:
@@ -944,7 +946,9 @@ class MilliganWidget(anywidget.AnyWidget):
         offer = self._offer
         view["resume"] = None if offer is None else f"Resume your last game: {_about(offer)}?"
         if self._autosave is not None and self._offer is None:
-            self._autosave.write(self._game)  # (not over the game offered, until answered)
+            # In the background (the player waits for the view, not for the disk); not over
+            # the game offered to resume, until the player answers.
+            self._autosave.write(self._game)
 
     def _outcome(self, message: str, kind: str) -> tuple[str, str, float | None]:
         """The message, its kind and the time played, once a game in play is won or lost

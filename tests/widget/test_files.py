@@ -123,6 +123,7 @@ def test_a_damaged_auto_save_is_left_alone_and_said(folders: tuple[Path, Path]) 
     _, data = folders
     first = MilliganWidget(seed=8, autosave="k")
     _played(first, 3)
+    assert first.wait(10)  # the auto-save is written in the background
     (path,) = (data / "autosave").glob("*.json")
     path.write_bytes(b"\x00garbage")
     widget = MilliganWidget(seed=5, autosave="k")
