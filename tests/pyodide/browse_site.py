@@ -13,26 +13,15 @@ suite (it takes a browser and a minute).
 from __future__ import annotations
 
 import argparse
-import contextlib
-import functools
-import http.server
 import re
 import sys
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from tests.browser.lab import CHROMIUM, CHROMIUM_ARGS
+from tests.test_pyodide import serve
+
 IDLE = re.compile(r"Python \(Pyodide\) \| Idle")
 ANSWERED = (  # the hint's answer is in the game's message line
     "() => /Solver:|Heuristic:/.test("
@@ -44,26 +33,6 @@ DECIDED = (  # the "still winnable?" indicator has a verdict
     "() => /winnable ✓|lost for good|unknown/.test("
     "document.querySelector('.mw-root .mw-verdict')?.textContent || '')"
 )
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    """Serves a folder, logging nothing."""
-
-    def log_message(self, format: str, *args: object) -> None:
-        """Nothing."""
-
-
-@contextlib.contextmanager
-def serve(folder: Path) -> Iterator[str]:
-    """Serve ``folder`` on 127.0.0.1 while in the block; its base URL."""
-    handler = functools.partial(QuietHandler, directory=str(folder))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def play(page, shots: Path, start: float) -> None:
