@@ -27,6 +27,7 @@ import functools
 import hashlib
 import os
 import re
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -40,6 +41,30 @@ from milligan_widget.savefile import MAX_SAVE_BYTES
 PREFIX = "milligan-"
 MAX_LISTED = 50  # the newest saves Open lists
 SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ._()+-]{0,150}\.json")
+
+
+def notebook_key() -> str | None:
+    """The auto-save key of the cell this widget is made in: its notebook (JupyterLab and
+    Notebook 7 name it in ``JPY_SESSION_NAME``, VS Code in ``__vsc_ipynb_file__``) and the
+    cell's id (which stays the same across kernel restarts); None outside a notebook (a
+    script keeps its games itself)."""
+    shell = sys.modules.get("IPython") and sys.modules["IPython"].get_ipython()
+    if shell is not None and type(shell).__name__ == "ZMQInteractiveShell":
+        notebook = os.environ.get("JPY_SESSION_NAME") or shell.user_ns.get("__vsc_ipynb_file__")
+        return f"{notebook or 'notebook'}#{_cell_id(shell) or ''}"
+    marimo = sys.modules.get("marimo")
+    if marimo is not None and marimo.running_in_notebook():
+        return "marimo"
+    return None
+
+
+def _cell_id(shell: Any) -> str | None:
+    """The id of the cell being run (the front end sends it with the execute request)."""
+    try:
+        parent = shell.kernel.get_parent()
+    except (AttributeError, TypeError):
+        return None
+    return (parent or {}).get("metadata", {}).get("cellId")
 
 
 class FileRefused(ValueError):

@@ -22,9 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import os
 import random
-import sys
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -46,7 +44,7 @@ from milligan_widget.widget.assistant import (
     Assistant,
     Host,
 )
-from milligan_widget.widget.files import Autosave, FileRefused, SaveFolder
+from milligan_widget.widget.files import Autosave, FileRefused, SaveFolder, notebook_key
 from milligan_widget.widget.jobs import Key, check_seconds
 from milligan_widget.widget.lock import WidgetLock
 from milligan_widget.widget.lock import locked as _locked
@@ -54,8 +52,8 @@ from milligan_widget.widget.memory import NO_LINE, WinningLine
 from milligan_widget.widget.modes import NOT_IN_LESSON, NOT_IN_REPLAY, ModeError
 from milligan_widget.widget.records import Scorecard, Scorekeeper
 from milligan_widget.widget.setaside import SetAside, SetAsideGames
+from milligan_widget.widget.words import about, sentence
 from milligan_widget.widget.words import moves as _moves
-from milligan_widget.widget.words import sentence
 
 STATIC = Path(__file__).parent.parent / "static"
 MAX_SET_ASIDE = 20  # restarts and new games that Undo can take back, newest kept
@@ -136,7 +134,7 @@ class MilliganWidget(anywidget.AnyWidget):
         self._card: Scorecard | None = None
         self._saves = SaveFolder()
         # The game in progress is kept after every move, for Resume after a kernel restart.
-        key = autosave if isinstance(autosave, str) else (_autosave_key() if autosave else None)
+        key = autosave if isinstance(autosave, str) else (notebook_key() if autosave else None)
         self._autosave = Autosave(default_folder(), key) if key else None
         # The game auto-saved before on this key, offered to resume (read before this
         # widget's own first move can replace it).
@@ -483,7 +481,7 @@ class MilliganWidget(anywidget.AnyWidget):
     def resume(cls, autosave: str | None = None, **kwargs: Any) -> MilliganWidget:
         """A widget with the game auto-saved under ``autosave`` (default: this notebook's
         key), where it was: after a kernel restart or a re-run cell, nothing is lost."""
-        key = autosave or _autosave_key() or "notebook"
+        key = autosave or notebook_key() or "notebook"
         keeper = Autosave(default_folder(), key)
         game = keeper.read()
         if game is None:
@@ -944,7 +942,7 @@ class MilliganWidget(anywidget.AnyWidget):
         view["can_finish"] = self.game.finish_moves() is not None
         view["streak"] = self._keeper.streak if view["status"] == "won" else None
         offer = self._offer
-        view["resume"] = None if offer is None else f"Resume your last game: {_about(offer)}?"
+        view["resume"] = None if offer is None else f"Resume your last game: {about(offer)}?"
         if self._autosave is not None and self._offer is None:
             # In the background (the player waits for the view, not for the disk); not over
             # the game offered to resume, until the player answers.
@@ -975,36 +973,6 @@ class MilliganWidget(anywidget.AnyWidget):
         if game.layout is not None:
             return f"A staged position ({name})."
         return f"New game{seed} ({name}). {greeting}"
-
-
-def _about(game: Game) -> str:
-    """A game in a few words: "deal #8 (classic) after 37 moves"."""
-    seed = f"deal #{game.seed}" if game.seed is not None else "a game"
-    return f"{seed} ({game.rules.name or 'custom rules'}) after {_moves(game.ply)}"
-
-
-def _autosave_key() -> str | None:
-    """The auto-save key of the cell this widget is made in: its notebook (JupyterLab and
-    Notebook 7 name it in ``JPY_SESSION_NAME``, VS Code in ``__vsc_ipynb_file__``) and the
-    cell's id (which stays the same across kernel restarts); None outside a notebook (a
-    script keeps its games itself)."""
-    shell = sys.modules.get("IPython") and sys.modules["IPython"].get_ipython()
-    if shell is not None and type(shell).__name__ == "ZMQInteractiveShell":
-        notebook = os.environ.get("JPY_SESSION_NAME") or shell.user_ns.get("__vsc_ipynb_file__")
-        return f"{notebook or 'notebook'}#{_cell_id(shell) or ''}"
-    marimo = sys.modules.get("marimo")
-    if marimo is not None and marimo.running_in_notebook():
-        return "marimo"
-    return None
-
-
-def _cell_id(shell: Any) -> str | None:
-    """The id of the cell being run (the front end sends it with the execute request)."""
-    try:
-        parent = shell.kernel.get_parent()
-    except (AttributeError, TypeError):
-        return None
-    return (parent or {}).get("metadata", {}).get("cellId")
 
 
 def _pick_seed(seed: int | None) -> int:
