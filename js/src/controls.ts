@@ -1,5 +1,5 @@
 /** Toolbar, status bar, message line, end-of-game banner and the Rules panel. */
-import { el, makeButton } from "./dom";
+import { el, formatTime, makeButton } from "./dom";
 import type { ThemeChoice } from "./theme";
 import type { Analysis, GameView, Kind, Request, RulesInfo, StatName } from "./types";
 
@@ -41,11 +41,6 @@ function group(name: string, ...children: HTMLElement[]): HTMLElement {
   g.dataset.group = name;
   g.append(...children);
   return g;
-}
-
-function formatTime(seconds: number): string {
-  const s = Math.round(seconds);
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
 /** Settings the front end keeps in traits of its own (Python sees them, they change no game). */

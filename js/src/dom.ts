@@ -8,6 +8,12 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: str
   return node;
 }
 
+/** A time played as minutes:seconds ("1:52"). */
+export function formatTime(seconds: number): string {
+  const s = Math.round(seconds);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
 /** A button (class mw-btn) with a tooltip; `data` names what it does (data-action in the
  * toolbar, data-lesson / data-replay in the panels, data-role in the sheets). */
 export function makeButton(label: string, title: string, data: Record<string, string>): HTMLButtonElement {

@@ -2,7 +2,7 @@
  * resume the game auto-saved before, beside the message line. Python sends their data
  * (traits `statistics` and `files`, the view's `resume`); nothing here reads a file. */
 
-import { el, makeButton } from "./dom";
+import { el, formatTime, makeButton } from "./dom";
 import type { FilesView, GameView, PresetStats, Request, StatisticsView } from "./types";
 
 type Send = (req: Request) => void;
@@ -12,9 +12,7 @@ function button(label: string, role: string, title: string): HTMLButtonElement {
 }
 
 function clock(seconds: number | null): string {
-  if (seconds == null) return "–";
-  const s = Math.round(seconds);
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  return seconds == null ? "–" : formatTime(seconds);
 }
 
 function percent(value: number | null): string {

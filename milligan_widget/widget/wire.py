@@ -923,6 +923,10 @@ class MilliganWidget(anywidget.AnyWidget):
         new_view["busy"] = self._assistant.busy
         if self.mode == "play":
             self._add_play_state(new_view)
+            if self._autosave is not None and self._offer is None:
+                # In the background (the player waits for the view, not for the disk); not
+                # over the game offered to resume, until the player answers.
+                self._autosave.write(self._game)
         self._mode.add_to(new_view)
         rules_changed = rules_changed or game.rules != self._shown_rules
         with self.hold_sync():
@@ -943,10 +947,6 @@ class MilliganWidget(anywidget.AnyWidget):
         view["streak"] = self._keeper.streak if view["status"] == "won" else None
         offer = self._offer
         view["resume"] = None if offer is None else f"Resume your last game: {about(offer)}?"
-        if self._autosave is not None and self._offer is None:
-            # In the background (the player waits for the view, not for the disk); not over
-            # the game offered to resume, until the player answers.
-            self._autosave.write(self._game)
 
     def _outcome(self, message: str, kind: str) -> tuple[str, str, float | None]:
         """The message, its kind and the time played, once a game in play is won or lost
