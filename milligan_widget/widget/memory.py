@@ -38,13 +38,15 @@ class WinningLine:
         for ply, move in enumerate(moves):
             at[(mode, ident, tuple(history))] = ply
             try:
-                history.append(str(board.play(move)))
+                history.append(board.play(move))
             except IllegalMoveError:
                 break
         return cls(tuple(moves), at)
 
     def rest(self, position: Key) -> tuple[Move, ...] | None:
         """The rest of the line from ``position``, if it is on it."""
+        if not self.at:  # no line: skip hashing the position's whole history
+            return None
         played = self.at.get(position)
         return None if played is None else self.moves[played:]
 

@@ -895,7 +895,9 @@ class MilliganWidget(anywidget.AnyWidget):
     # ----------------------------------------------------------------- publishing
     def _position(self) -> Key:
         """What identifies the position on show (and the game it belongs to)."""
-        return (self.mode, id(self.game), tuple(str(m) for m in self.game.history))
+        # The moves themselves, not their text: a move hashes and compares as its text
+        # does, and the key is built several times a move.
+        return (self.mode, id(self.game), tuple(self.game.history))
 
     def _refuse(self, reason: str) -> None:
         self._publish(message=reason, kind="error")
