@@ -1,6 +1,12 @@
 """The Jupyter widget: a thin view on the engine, in rooms of its own.
 
-- :mod:`.wire`: :class:`MilliganWidget`, the anywidget (traits, the bundle, the public API);
+- :mod:`.wire`: :class:`MilliganWidget`, the anywidget (traits, the bundle, the public API,
+  which hands each call to a room);
+- :mod:`.table`: the game on show in its mode, and publishing: every change reaches the
+  front end as one view;
+- the rooms on the table: :mod:`.playing` (moves, undo, New game, Restart), :mod:`.teaching`
+  (lesson mode, the replay viewer), :mod:`.advice` (the solver's tools as the player asks
+  for them) and :mod:`.keeping` (Save, Open, Resume, Statistics);
 - :mod:`.requests`: what the front end may ask, parsed and checked in one place;
 - :mod:`.modes`: play, a lesson and the replay viewer, and what each allows;
 - :mod:`.assistant`: the solver's jobs (hints, Think longer), which it shows only through a

@@ -89,8 +89,13 @@ def test_requests_that_make_no_sense_in_a_lesson_are_refused(request_) -> None:
 
 
 def test_lesson_hint_undo_restart_previous_and_close() -> None:
-    widget, browser = _lesson_widget()
-    game_before = widget._game
+    from milligan_widget.lessons import LessonRun
+    from milligan_widget.tutorial import learn_the_rules
+
+    widget = MilliganWidget(seed=3)
+    game_before = widget.game
+    widget.start_lesson(LessonRun(learn_the_rules()))
+    browser = Browser(widget)
     view = browser.updated_view(browser.request({"type": "hint"}))
     assert view["kind"] == "hint" and view["hint"]["source"] == "t1"
     assert "A♣" in view["message"]

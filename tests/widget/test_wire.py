@@ -96,12 +96,17 @@ def _full_deck() -> list[Any]:
     return [Card.parse(r + s) for _ in range(2) for s in "CSHD" for r in ranks]
 
 
-@pytest.mark.parametrize(
-    "module", ["widget", "widget.requests", "widget.modes", "widget.lock", "widget.words",
-               "widget.assistant", "widget.setaside", "widget.jobs", "widget.memory",
-               "widget.indicator", "widget.solution", "widget.view"],
-)  # fmt: skip
+def _widget_modules() -> list[str]:
+    import pkgutil
+
+    import milligan_widget.widget as package
+
+    return ["widget"] + [f"widget.{info.name}" for info in pkgutil.iter_modules(package.__path__)]
+
+
+@pytest.mark.parametrize("module", _widget_modules())
 def test_the_widget_modules_docstring_examples(module: str) -> None:
+    """Every room of the widget shows how it is used, and its example runs."""
     import doctest
     import importlib
 

@@ -1,0 +1,218 @@
+"""What a player does to their game from Python or the toolbar: play, deal, undo and redo,
+Auto, New game, Restart, going to a move, and replaying moves visibly.
+
+Restart and New game can be taken back: the game they replace is set aside as it was
+(:mod:`.setaside`), and Undo at the start of the game that replaced it brings it back.
+
+>>> from milligan_widget import Game
+>>> from milligan_widget.widget.table import Table
+>>> table = Table(Game.new(8), lambda view, rules, panel: None, stats=None)
+>>> playing = Playing(table)
+>>> playing.deal(); playing.restart(); playing.undo() is None  # Undo takes back the restart
+Move('d')
+True
+>>> table.game.ply
+1
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterable
+from pathlib import Path
+
+from milligan_widget import Game, IllegalMoveError, Move, Rules
+from milligan_widget.widget import requests
+from milligan_widget.widget import view as views
+from milligan_widget.widget.modes import NOT_IN_LESSON, NOT_IN_REPLAY
+from milligan_widget.widget.records import Scorecard
+from milligan_widget.widget.table import Table
+from milligan_widget.widget.words import moves as _moves
+
+
+def pick_seed(seed: int | None) -> int:
+    """``seed``, or a random deal number when it is None."""
+    return random.randint(1, 10**9) if seed is None else seed
+
+
+class Playing:
+    """The play actions on a :class:`~.table.Table`."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def play(self, move: Move | str) -> Move:
+        """Play a move (a :class:`Move` or its notation such as ``"3>5"``).
+
+        Raises :class:`IllegalMoveError` (and shows the reason) when the engine refuses. In
+        a lesson the move is checked against the task (see :meth:`attempt`): a move that is
+        not the task is refused the same way.
+        """
+        self.table.forbid_in("replay", NOT_IN_REPLAY)
+        try:
+            parsed = requests.as_move(move)
+        except ValueError as exc:
+            self.table.refuse(str(exc))
+            raise IllegalMoveError(str(exc)) from exc
+        return self.table.apply(parsed)
+
+    def deal(self) -> Move:
+        """Deal a row from the stock."""
+        self.table.forbid_in("replay", NOT_IN_REPLAY)
+        return self.table.apply(Move.deal())
+
+    def undo(self) -> Move | None:
+        """Take back the last move (in a lesson: the last move of this step) and return it.
+
+        At the start of a game that :meth:`restart` or :meth:`new_game` put in place of
+        another, Undo takes that back: the game before comes back as it was (its moves, redo
+        list and comments), and this returns None.
+        """
+        table = self.table
+        table.forbid_in("replay", NOT_IN_REPLAY)
+        run = table.lesson_run
+        if table.game.can_undo:
+            move = run.undo() if run is not None else table.game.undo()
+            if run is None:
+                table.card.undos += 1
+            table.publish(message=f"Undone: {table.game.describe(move)}")
+            return move
+        entry = table.set_aside.replaced_by(table.player) if run is None else None
+        if entry is None:
+            reason = "Nothing to undo in this step." if run else "Nothing to undo."
+            table.refuse(reason)
+            raise IllegalMoveError(reason)
+        table.set_aside.pop()
+        table.switch_to(entry.game, entry.card, entry.line)
+        table.publish(message=entry.undone())
+        return None
+
+    def redo(self) -> Move:
+        """Play again the last undone move."""
+        table = self.table
+        table.forbid_in("replay", NOT_IN_REPLAY)
+        table.forbid_in("lesson", NOT_IN_LESSON["redo"])
+        if not table.game.can_redo:
+            table.refuse("Nothing to redo.")
+            raise IllegalMoveError("Nothing to redo.")
+        before = table.game.copy()
+        move = table.game.redo()
+        table.publish(message=f"Redone: {before.describe(move)}",
+                      last=views.last_move(before, move))  # fmt: skip
+        return move
+
+    def autoplay(self) -> list[Move]:
+        """Play every safe card to the foundations."""
+        table = self.table
+        table.forbid_in("replay", NOT_IN_REPLAY)
+        table.forbid_in("lesson", NOT_IN_LESSON["auto"])
+        before = table.game.copy()
+        moves = table.game.autoplay()
+        if not moves:
+            message = "No card can safely go to the foundations."
+        else:
+            message = f"Auto: {len(moves)} card{'s' if len(moves) > 1 else ''} to the foundations."
+        last = views.last_move(before, moves[0]) if len(moves) == 1 else None
+        table.publish(message=message, last=last)
+        for move in moves:
+            table.notify(move)
+        return moves
+
+    def show(self, game: Game) -> None:
+        """Put ``game`` on show in play mode in place of everything (Undo does not go back
+        past it), and publish."""
+        table = self.table
+        if not isinstance(game, Game):
+            raise TypeError(f"widget.game takes a Game, not {type(game).__name__}")
+        table.set_aside.clear()
+        table.leave()
+        table.switch_to(game)
+        table.publish(message=table.welcome(), rules_changed=True, panel_changed=True)
+
+    def new_game(self, seed: int | None = None, rules: str | Rules | None = None) -> Game:
+        """Start a new deal (random when ``seed`` is None), with these rules or the same.
+
+        When the game it replaces is in progress (a move played or one to redo, and not
+        won), Undo at the start of the new game brings it back as it was; from a game not
+        yet touched that a restart or new game brought, Undo goes back past it to the game
+        before. This leaves a lesson or the replay viewer."""
+        table = self.table
+        game = Game.new(pick_seed(seed), table.game.rules if rules is None else rules)
+        table.leave()
+        old = table.player
+        behind = None if old.history or old.can_redo else table.set_aside.replaced_by(old)
+        if behind is not None:  # Undo goes back past the untouched game on show
+            table.set_aside.pop()
+            table.set_aside_for("new game", game, behind=behind)
+        elif table.in_progress():
+            table.set_aside_for("new game", game)
+        else:
+            table.set_aside.clear()
+            table.switch_to(game)
+            table.publish(message=table.welcome(), rules_changed=True, panel_changed=True)
+            return game
+        greeting = "Undo brings back the game you left."
+        table.publish(message=table.welcome(greeting), panel_changed=True)
+        return game
+
+    def restart(self) -> None:
+        """Back to the start of this deal (in a lesson: of this step).
+
+        Undo at the start takes the restart back: the game comes back as it was, with its
+        moves, redo list and comments (so do the restarts before it, one Undo each)."""
+        table = self.table
+        table.forbid_in("replay", NOT_IN_REPLAY)
+        if table.lesson_run is not None:
+            table.lesson_run.restart_step()
+            table.publish(message="Step restarted.")
+            return
+        old = table.player
+        if not old.history and not old.can_redo:
+            table.card = Scorecard()
+            table.publish(message="Restarted this deal.")  # nothing to take back
+            return
+        fresh = old.copy()
+        fresh.restart()
+        table.set_aside_for("restart", fresh, table.assistant.line.keyed_for(fresh))
+        back = f"goes back to move {len(old.history)}" if old.history else "brings back the redo"
+        table.publish(message=f"Restarted this deal. Undo {back}.")
+
+    def goto(self, n: int) -> None:
+        """Show the position after the first ``n`` moves of the history (undo/redo)."""
+        table = self.table
+        table.forbid_in("lesson", "goto(n) steps through a game's moves: use goto_step(i).")
+        game = table.game
+        reachable = len(game.history) + len(game.redo_moves)
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= reachable:
+            raise ValueError(f"goto(n) reaches moves 0 to {reachable} of this game, not {n!r}")
+        while len(game.history) > n:
+            game.undo()
+        while len(game.history) < n and game.can_redo:
+            game.redo()
+        table.publish(message=f"Position after {_moves(n)}.")
+
+    def replay(self, moves: Game | str | Path | Iterable[Move | str], delay: float = 0.3) -> None:
+        """Step visibly through moves, pausing ``delay`` seconds after each.
+
+        A saved game (a :class:`Game`, its JSON text or a path to it) is replayed from
+        its deal, with its comments; a list of moves is played on from the current position
+        (checked first: with an illegal move anywhere, nothing is played).
+        See :meth:`show_replay` for a viewer that steps both ways.
+        """
+        table = self.table
+        saved = requests.saved_game(moves)
+        if saved is None:
+            steps, comments = requests.as_line(table.game, moves), {}  # type: ignore[arg-type]
+        else:
+            steps, comments = list(saved.history), saved.comments
+            start = saved.copy()
+            start.restart()
+            with table.lock:
+                self.show(start)
+        first = len(table.game.history)
+        for ply, move in enumerate(steps, first + 1):
+            with table.lock:
+                table.apply(move, comment=comments.get(ply))
+            if delay > 0:
+                time.sleep(delay)

@@ -1,0 +1,128 @@
+"""Lesson mode and the replay viewer: the widget's two modes besides play.
+
+In a lesson (:class:`Lessons`) the layout shows each step's position and a lesson panel;
+every move goes through :meth:`LessonRun.attempt` and a wrong one is refused like an illegal
+one. The replay viewer (:class:`Viewer`) steps through a game's moves with the engine's
+undo/redo. A mode's fixed data (the step titles, the move list) goes in the ``panel`` trait
+once, when the mode starts; each view carries only where it is (:mod:`.modes`).
+
+>>> from milligan_widget import Game, Move
+>>> from milligan_widget.widget.table import Table
+>>> table = Table(Game.new(5).after("d"), lambda view, rules, panel: None, stats=None)
+>>> viewer = Viewer(table)
+>>> viewer.show_replay(); viewer.step_to(1); table.mode.message()
+'Move 1 of 1: Deal a row of 8 cards'
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from milligan_widget import Game, Move
+from milligan_widget.lessons import Feedback, Lesson, LessonRun
+from milligan_widget.widget import modes, requests
+from milligan_widget.widget import view as views
+from milligan_widget.widget.modes import ModeError
+from milligan_widget.widget.table import Table
+
+
+class Lessons:
+    """Lesson mode on a :class:`~.table.Table`."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def start_lesson(self, lesson: Lesson | LessonRun, start: int = 0) -> LessonRun:
+        """Teach ``lesson`` (e.g. :func:`~milligan_widget.tutorial.learn_the_rules`): the
+        layout shows each step's position and a lesson panel; every move is checked against
+        the step's task and explained. :meth:`stop_lesson` brings the game back."""
+        if isinstance(lesson, LessonRun):
+            run = lesson
+        elif isinstance(lesson, Lesson):
+            run = LessonRun(lesson, start)
+        else:
+            raise TypeError(f"start_lesson needs a Lesson or a LessonRun, not {lesson!r}")
+        self.table.assistant.switch()
+        self.table.show_mode(modes.Lesson(run))
+        return run
+
+    def stop_lesson(self) -> None:
+        """Leave the lesson and show the game that was on show before it."""
+        if self.table.lesson_run is not None:
+            self.table.show_mode(modes.Play(self.table.player), "Lesson closed: back to the game.")
+
+    def attempt(self, move: Move | str) -> Feedback:
+        """Try ``move`` on the lesson's step: it is played only if it is (part of) the task.
+
+        Returns the :class:`~milligan_widget.lessons.Feedback` and shows its message."""
+        return self.table.attempt(move)
+
+    def next_step(self) -> bool:
+        """Go on to the lesson's next step (done or not); False after the last one."""
+        moved = self._run().next_step() is not None
+        self.table.publish(message="That was the last step." if not moved else "")
+        return moved
+
+    def next_when_done(self) -> None:
+        """The lesson panel's Next: only once the step is done."""
+        if not self._run().step_done:
+            self.table.forbid_in("lesson", "Finish this step first: Hint shows the way.")
+        self.next_step()
+
+    def previous_step(self) -> bool:
+        """Go back one step; False at the first."""
+        moved = self._run().previous_step() is not None
+        self.table.publish(message="This is the first step." if not moved else "")
+        return moved
+
+    def restart_step(self) -> None:
+        """Back to the staged position of this step."""
+        self._run().restart_step()
+        self.table.publish(message="Step restarted.")
+
+    def goto_step(self, index: int) -> None:
+        """Go to step ``index`` of the lesson (from 0), freshly staged."""
+        self._run().goto(index)
+        self.table.publish(message="")
+
+    def _run(self) -> LessonRun:
+        run = self.table.lesson_run
+        if run is None:
+            raise ModeError("No lesson is running: start one with start_lesson(lesson).")
+        return run
+
+
+class Viewer:
+    """The replay viewer on a :class:`~.table.Table`."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def show_replay(self, game: Game | str | Path | None = None, ply: int = 0) -> None:
+        """Show a game's moves one at a time, with a move list, first / previous / next /
+        last buttons and a slider. ``game``: a :class:`Game`, saved JSON text or a path to a
+        saved game (default: the game on show). :meth:`step_to` moves from Python;
+        :meth:`stop_replay` plays on from the position shown."""
+        table = self.table
+        saved = table.game if game is None else requests.saved_game(game)
+        if saved is None:
+            raise TypeError("show_replay needs a Game, its saved JSON text or a path to it")
+        replay = modes.Replay.of(saved, ply)
+        table.set_aside.clear()  # a replay is watched: Undo does not go back past it
+        table.switch_to(replay.game)
+        table.show_mode(replay, replay.message(), rules_changed=True)
+
+    def step_to(self, n: int) -> None:
+        """Show the position after the first ``n`` moves of the replay (0: the deal)."""
+        replay = self.table.mode
+        if not isinstance(replay, modes.Replay):
+            raise ModeError("step_to(n) is for the replay viewer: use goto(n) in a game.")
+        step = replay.seek(n)
+        last = views.last_move(*step) if step is not None else None
+        self.table.publish(message=replay.message(), last=last)
+
+    def stop_replay(self) -> None:
+        """Close the replay viewer and play on from the position shown (the later moves
+        stay available to redo)."""
+        if self.table.mode.name == "replay":
+            self.table.show_mode(modes.Play(self.table.player), "Play on from here.")
