@@ -422,3 +422,32 @@ def test_safe_foundation_moves_never_lose_a_win(preset):
             assert exhaustive(game) == exhaustive(game.after(move)), (game, move)
             checked += 1
     assert checked >= 5
+
+
+# The classic safe rule (J♠'s piles ready, both red 10s home: nothing can ever be built on it)
+# with Yukon moves and a card left in the stock. The K♦ dealt onto J♠ can leave column 1 only
+# in a group led by J♠ (onto Q♥); Q♣ then goes onto the K♦ and column 1 is empty, the one empty
+# column that unlocks the clubs (5♣ lies face down under 6♣). Send J♠ home first and the K♦
+# lands on Q♣ itself: no group can carry it, no column ever empties, and the game is lost.
+HANDLE = {
+    "tableau": [
+        ["QC", "JS"], ["KH", "5C", "6C"], ["7C"], ["8C"], ["9C"], ["10C", "JC"],
+        ["KS", "QH"], ["QS", "KC"],
+    ],
+    "foundations": ["KC", "4C", "KS", "10S", "KH", "JH", "KD", "QD"],
+    "stock": ["KD"],
+    "face_down": [0, 2, 0, 0, 0, 0, 0, 1],
+}
+
+
+def test_the_classic_safe_rule_would_lose_a_win_with_yukon_moves():
+    """docs/rules.md §3.11: with Yukon moves and cards in the stock no card is safe to send
+    home, not even one the classic rule calls safe. Exhaustive search proves this position won
+    before J♠ goes home and lost after; the engine and its solver keep J♠ back."""
+    game = Game.from_layout(rules="milligan-yukon", **HANDLE)
+    classic = Game.from_layout(rules="milligan-harp", **HANDLE)  # the same rule, run moves
+    assert [str(m) for m in classic.safe_foundation_moves()] == ["1>f"]
+    assert exhaustive(game) and not exhaustive(game.after("1>f"))
+    assert game.safe_foundation_moves() == []
+    result = solve(game, time_limit=10)
+    assert result.status == WINNABLE and replays_to_a_win(game, result.moves)
