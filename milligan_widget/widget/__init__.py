@@ -9,10 +9,10 @@
   for them) and :mod:`.keeping` (Save, Open, Resume, Statistics);
 - :mod:`.requests`: what the front end may ask, parsed and checked in one place;
 - :mod:`.modes`: play, a lesson and the replay viewer, and what each allows;
-- :mod:`.assistant`: the solver's jobs (hints, Think longer), which it shows only through a
-  small ``Host``, with :mod:`.indicator` ("still winnable?"), :mod:`.solution` (the solution
-  playing back), :mod:`.memory` (the winning line remembered) and :mod:`.jobs` (their threads,
-  or the kernel's thread where none can start);
+- :mod:`.assistant`: the solver's jobs, which it shows only through a small ``Host``:
+  :mod:`.hints`, :mod:`.indicator` ("still winnable?"), Think longer, :mod:`.solution` (the
+  solution playing back), :mod:`.memory` (the winning line remembered) and :mod:`.jobs`
+  (their threads, or the kernel's thread where none can start);
 - :mod:`.records`: what counts in the statistics; :mod:`.files`: Save, Open and auto-save;
 - :mod:`.setaside`: the games Restart and New game replaced, which Undo brings back;
 - :mod:`.view`: the engine's position as the small view the front end draws

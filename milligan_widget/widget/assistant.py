@@ -13,11 +13,14 @@ on it answers at once, without a solve.
 :class:`Assistant` owns every job; it reads the position on show and shows what it finds only
 through its :class:`Host` (the widget's publishing).
 
+The hints are :mod:`.hints`', the checks :mod:`.indicator`'s and the playback
+:mod:`.solution`'s; Think longer, the analysis on show and stopping are the assistant's own.
+
 >>> from milligan_widget.widget import MilliganWidget
->>> widget = MilliganWidget(seed=8, hint_time=0)  # 0 s: the greedy heuristic, at once
->>> move, why = widget.hint()
->>> widget.view["message"].startswith("Heuristic:") and widget.game.is_legal(move)
-True
+>>> widget = MilliganWidget(seed=8, stats=False, autosave=False)
+>>> widget.show_solution(time_limit=20, delay=0, wait=True)
+>>> widget.game.status, widget.view["busy"]
+('won', None)
 """
 
 from __future__ import annotations
@@ -28,14 +31,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from milligan_widget import Game, Move, solver, strategy
+from milligan_widget import Game, Move, solver
 from milligan_widget.deadlock import explain
+from milligan_widget.widget.hints import HINT_TIME, Hints
 from milligan_widget.widget.indicator import WINNABLE_TIME, Indicator
 from milligan_widget.widget.jobs import (
     Job,
     Key,
     Verdict,
     Workers,
+    answer,
     check_seconds,
     progress_words,
     verdict_words,
@@ -46,7 +51,6 @@ from milligan_widget.widget.memory import NO_LINE, WinningLine
 from milligan_widget.widget.solution import Solution
 from milligan_widget.widget.words import moves as _moves
 
-HINT_TIME = 2.0  # seconds the solver has for a hint
 THINK_TIME = 30.0  # seconds Think longer gives the solver, doubled on each press without an answer
 MAX_THINK_TIME = 480.0  # ... up to this
 PROGRESS_SHOWN = 0.5  # seconds between two progress updates of Think longer
@@ -76,22 +80,21 @@ class Assistant:
         self.host = host
         self._lock = host.lock  # for @locked
         self.workers = Workers(host.lock)
-        self.hint_time = hint_time
         self.indicator = Indicator(host.lock, self._remember, self.update_analysis, host.log)
         self.line = NO_LINE  # the win remembered for the game on show
         self.analysis = dict(NO_ANALYSIS)
-        self._jobs: dict[str, Job] = {}  # the hint's and Think longer's solve, by kind
+        self.hints = Hints(host, self.workers, self._remember, hint_time)
+        self._think: Job | None = None  # Think longer's solve
         self.solution = Solution(host, self.workers, self._remember)
         self._thought: Verdict | None = None  # Think longer's newest verdict
-        self._undecided: Key | None = None  # where a hint's solver had no answer
 
     @property
     def hint_time(self) -> float:
-        return self._hint_time
+        return self.hints.seconds
 
     @hint_time.setter
     def hint_time(self, value: float) -> None:
-        self._hint_time = check_seconds(value, "hint_time")
+        self.hints.seconds = value
 
     @property
     def winnable_time(self) -> float:
@@ -108,7 +111,7 @@ class Assistant:
         for the one before; ``line``: the win remembered for the new one."""
         self.cancel_solution()
         self.line = line
-        self._thought = self._undecided = None
+        self._thought = self.hints.undecided = None
 
     def known_win(self) -> tuple[Move, ...] | None:
         """The remembered win's moves from the position on show, if it is on it."""
@@ -120,95 +123,7 @@ class Assistant:
     # ------------------------------------------------------------------------- hints
     def hint(self, wait: bool = True) -> tuple[Move | None, str] | None:
         """The hint for the position on show (see ``MilliganWidget.hint``)."""
-        if self.hint_time <= 0:
-            with self._lock:
-                return self._heuristic_hint()
-        job = self._start_hint()
-        if not wait:
-            return None
-        job.join()
-        found = job.result
-        return (found.move, found.reason) if found is not None else None
-
-    def _heuristic_hint(self) -> tuple[Move, str] | None:
-        game = self.host.game()
-        found = strategy.hint(game)
-        if found is None:
-            self.host.publish(message="No useful move is left.", kind="hint")
-            return None
-        move, why = found
-        message = f"Heuristic: {game.describe(move)} — {why}."
-        self.host.publish(message=message, kind="hint", hint=move)
-        return found
-
-    @locked
-    def _start_hint(self) -> Job:
-        """Answer from the remembered line, or show "thinking…" and ask the solver in the
-        background (one job at a time: asking again for the same position waits for the
-        same answer; a job for another position is stopped)."""
-        position, game = self.host.position(), self.host.game()
-        job = self._jobs.get("hint")
-        rest = self.line.rest(position)
-        if rest is None and job is not None and job.position == position and not job.stop.is_set():
-            return job  # the same question: the same answer
-        if job is not None:
-            job.stop.set()
-        job = Job(position, game, "hint", self.hint_time)
-        if rest is not None:
-            self._jobs.pop("hint", None)
-            job.result = solver.Hint.on_line(rest)
-            self._show_hint(job.result)
-            return job
-        self._jobs["hint"] = job
-        seconds = f"{self.hint_time:g}"
-        self.host.publish(message=f"Thinking… (the solver has up to {seconds} s)", kind="thinking")
-        solve = functools.partial(self._solver_hint, job, game.copy())
-        job.thread = self.workers.start(self._job_worker, job, solve, self._hint_done)
-        return job
-
-    def _job_worker(
-        self, job: Job, compute: Callable[[], Any], show: Callable[[Job], None]
-    ) -> None:
-        """A hint's or Think longer's work: ``compute()`` the answer, then ``show`` the job
-        with it (holding the lock), unless the job was replaced or stopped, or the player
-        left its position; an error is shown too, never left unanswered."""
-        try:
-            result, error = compute(), None
-        except Exception as exc:
-            self.host.log.exception("MilliganWidget %s failed", job.kind)
-            result, error = None, exc
-        with self._lock:
-            if self._jobs.get(job.kind) is not job:
-                return  # replaced by another one: dropped
-            del self._jobs[job.kind]
-            if job.stop.is_set() or self.host.position() != job.position:
-                return  # the player moved on: this answer is for a position no longer shown
-            if error is not None:
-                self.host.publish(message=f"Internal error: {error}", kind="error")
-                return
-            job.result = result
-            show(job)
-
-    def _solver_hint(self, job: Job, game: Game) -> solver.Hint | None:
-        """:func:`solver.hint` for ``job`` (``job.stop`` cancels it); a win is remembered."""
-        found = solver.hint(game, time_limit=job.seconds, stop=job.stop.is_set)
-        if found is not None and found.line:
-            self._remember(job, game, found.line)
-        return found
-
-    def _hint_done(self, job: Job) -> None:
-        found = job.result
-        if found is not None and found.status == solver.UNKNOWN:
-            self._undecided = job.position  # Think longer is offered here
-        self._show_hint(found)
-
-    def _show_hint(self, found: solver.Hint | None) -> None:
-        if found is None:
-            self.host.publish(message="No useful move is left.", kind="hint")
-            return
-        name = "Solver" if found.source == "solver" else "Heuristic"
-        message = f"{name}: {self.host.game().describe(found.move)} — {found.reason}."
-        self.host.publish(message=message, kind="hint", hint=found.move)
+        return self.hints.ask(self.line, wait)
 
     def _remember(self, job: Job, game: Game, moves: tuple[Move, ...]) -> None:
         """Remember a win found for ``job`` (``game``: a copy of its position) in place of
@@ -290,7 +205,7 @@ class Assistant:
             return False
         if state != solver.UNKNOWN:
             position = self.host.position()
-            if state not in (None, "checking") or self._undecided != position:
+            if state not in (None, "checking") or self.hints.undecided != position:
                 return False
             if self.line.rest(position) is not None:
                 return False
@@ -320,14 +235,21 @@ class Assistant:
             job.result = solver.SolveResult(solver.WINNABLE, rest) if rest else None
             self._think_done(job)
             return job
-        self._jobs["think"] = job
+        self._think = job
         message = f"Thinking longer… (the solver has up to {seconds:g} s; Stop stops it)"
         self.host.publish(message=message, kind="thinking")
-        solve = functools.partial(self._think, job, game.copy())
-        job.thread = self.workers.start(self._job_worker, job, solve, self._think_done)
+        solve = functools.partial(self._solve_longer, job, game.copy())
+        job.thread = self.workers.start(answer, self.host, job, solve, self._take, self._think_done)
         return job
 
-    def _think(self, job: Job, game: Game) -> solver.SolveResult:
+    def _take(self, job: Job) -> bool:
+        """Is ``job`` still Think longer's solve? Then it is let go of."""
+        if self._think is not job:
+            return False
+        self._think = None
+        return True
+
+    def _solve_longer(self, job: Job, game: Game) -> solver.SolveResult:
         """Think longer's solve; a win is remembered."""
         report = functools.partial(self._think_progress, job)
         result = solver.solve(game, time_limit=job.seconds, stop=job.stop.is_set, progress=report)
@@ -341,7 +263,7 @@ class Assistant:
             return
         job.shown = seconds
         with self._lock:
-            if self._jobs.get("think") is job and not job.stop.is_set():
+            if self._think is job and not job.stop.is_set():
                 self.update_analysis()
 
     def _think_done(self, job: Job) -> None:
@@ -373,7 +295,7 @@ class Assistant:
 
     def _thinking(self) -> Job | None:
         """Think longer's job while it searches."""
-        job = self._jobs.get("think")
+        job = self._think
         return job if job is not None and not job.stop.is_set() else None
 
     def _stop_thinking(self, quiet: bool = False) -> bool:
@@ -383,7 +305,7 @@ class Assistant:
         if job is None:
             return False
         job.stop.set()
-        del self._jobs["think"]
+        self._think = None
         if quiet:
             return True
         positions, seconds = job.progress
@@ -437,17 +359,18 @@ class Assistant:
         """Stop the solver for a position no longer on show: a hint's, Think longer's, and
         a solution's that is still searching (its playback notices a change by itself)."""
         position = self.host.position()
-        for job in self._jobs.values():
-            if job.position != position:
-                job.stop.set()
+        self.hints.position_changed(position)
+        if self._think is not None and self._think.position != position:
+            self._think.stop.set()
         self.solution.position_changed(position)
 
     @locked
     def close(self) -> None:
         """Stop every job and the indicator for good (the widget is closing)."""
-        for job in self._jobs.values():
-            job.stop.set()
-        self._jobs.clear()
+        self.hints.close()
+        if self._think is not None:
+            self._think.stop.set()
+            self._think = None
         self.cancel_solution()
         self.indicator.close()
 
@@ -456,4 +379,3 @@ class Assistant:
         deadline = time.monotonic() + timeout
         self.workers.join(deadline)
         self.indicator.join(deadline)
-

@@ -27,7 +27,7 @@ from milligan_widget.deadlock import explain
 from milligan_widget.widget.lock import WidgetLock
 from milligan_widget.widget.words import moves as _moves
 
-#: What identifies a position on show: (mode, id of its game, the moves played, as text).
+#: What identifies a position on show: (mode, id of its game, the moves played).
 Key = tuple[Any, ...]
 
 
@@ -38,7 +38,7 @@ class Job:
     def __init__(self, position: Key, origin: Game, kind: str = "", seconds: float = 0.0) -> None:
         self.position = position
         self.origin = origin
-        self.kind = kind  # "hint" or "think": its slot among the assistant's jobs
+        self.kind = kind  # "hint", "think", ...: what it is, for the log
         self.seconds = seconds  # the solver's budget
         self.stop = threading.Event()  # set: the solver is no longer needed for this job
         self.thread: threading.Thread | None = None  # None: it runs (or ran) in the kernel's
@@ -63,6 +63,35 @@ class Verdict:
     state: str
     why: str
     ran_out: float = 0.0
+
+
+def answer(
+    host: Any,
+    job: Job,
+    compute: Callable[[], Any],
+    take: Callable[[Job], bool],
+    show: Callable[[Job], None],
+) -> None:
+    """A hint's or Think longer's work, in its thread: ``compute()`` the answer, then,
+    holding ``host.lock``, ``show(job)`` with it in ``job.result``. Not when ``take(job)``
+    says the job was replaced meanwhile (``take`` lets go of a job still current), nor when
+    the job was stopped or the player left its position; an error is shown, never left
+    unanswered. ``host``: the assistant's :class:`~.assistant.Host`."""
+    try:
+        result, error = compute(), None
+    except Exception as exc:
+        host.log.exception("MilliganWidget %s failed", job.kind)
+        result, error = None, exc
+    with host.lock:
+        if not take(job):
+            return  # replaced by another one: dropped
+        if job.stop.is_set() or host.position() != job.position:
+            return  # the player moved on: this answer is for a position no longer shown
+        if error is not None:
+            host.publish(message=f"Internal error: {error}", kind="error")
+            return
+        job.result = result
+        show(job)
 
 
 class Workers:
