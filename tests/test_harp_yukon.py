@@ -12,6 +12,7 @@ import pytest
 from milligan_widget import Game, MilliganError, Rules, RulesError
 from milligan_widget.lessons import stage as stage_with_stock
 from milligan_widget.solver import UNWINNABLE, WINNABLE, solve
+from milligan_widget.strategy import greedy
 from tests.staging import stage
 from tests.test_solver import exhaustive
 
@@ -451,3 +452,35 @@ def test_the_classic_safe_rule_would_lose_a_win_with_yukon_moves():
     assert game.safe_foundation_moves() == []
     result = solve(game, time_limit=10)
     assert result.status == WINNABLE and replays_to_a_win(game, result.moves)
+
+
+def _face_up(game: Game) -> list[list]:
+    return [column[down:] for column, down in zip(game.tableau, game.face_down, strict=True)]
+
+
+@pytest.mark.parametrize("preset", BOTH)
+def test_the_greedy_player_does_not_see_face_down_cards(preset):
+    """Greedy is the player who sees only what is face up: with two face-down cards swapped,
+    it plays the same moves until a card turns up (and the face-up cards then differ), here
+    over each game's first 40 moves."""
+    rng, compared = random.Random(13), 0
+    for deal in range(1, 21):
+        game = Game.new(deal, preset)
+        deck = list(game.deck)
+        for _ in range(2):
+            swapped = deck[:]
+            i, j = rng.sample(range(28), 2)  # the first 28 cards dealt go face down
+            swapped[i], swapped[j] = swapped[j], swapped[i]
+            twin = Game.from_deck(swapped, rules=preset)
+            if twin == game or _face_up(twin) != _face_up(game):
+                continue
+            compared += 1
+            one, two = game.copy(), twin.copy()
+            while _face_up(one) == _face_up(two) and one.status == "playing" and one.ply < 40:
+                move = greedy(one)
+                assert move == greedy(two), f"deal {deal}: greedy saw a face-down card"
+                if move is None:
+                    break
+                one.play(move)
+                two.play(move)
+    assert compared >= 30
