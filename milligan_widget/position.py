@@ -199,28 +199,70 @@ class Position:
         """The cards still to deal, in dealing order. This reveals the stock."""
         return tuple(self._deck[self._pos :])
 
+
     def foundation_for(self, card: int) -> int | None:
         """The foundation pile (0-based) the card ``card`` may go on now, or ``None``."""
-        return self._foundation_pile(card)
-
-    def action(self, move: Move) -> tuple:
-        """The action record of a legal ``move`` (:class:`IllegalMoveError` otherwise); its
-        first item is the kind (``COLUMN_TO_COLUMN``...), the rest depends on the kind."""
-        return self._resolve(move)
-
-    def apply_action(self, action: tuple) -> None:
-        """Do an action from :meth:`action` in this position. For trying moves: undo it
-        with :meth:`unapply_action` before anything else (a game's history is not told)."""
-        self._apply(action)
-
-    def unapply_action(self, action: tuple) -> None:
-        """Take back the action :meth:`apply_action` just did."""
-        self._unapply(action)
+        found, rank = self._found, card >> 2
+        for p in self._fpiles[card & 3]:
+            if found[p] == rank:
+                return p
+        return None
 
     def safe_to_home(self, card: int) -> bool:
         """Can ``card`` go home without ever hurting (the rule of
-        ``Game.safe_foundation_moves``)? It does not check that it is free to go."""
-        return self._safe_home(card)
+        ``Game.safe_foundation_moves``)? It does not check that it is free to go.
+
+        Every pile of the card's suit is ready for it or past it, and (from the 3s up) every
+        card of the other colour one rank lower is home. With Yukon moves no card is safe
+        while the stock has cards: a row dealt onto it could leave again only in a group led
+        by it (docs/rules.md §3.11)."""
+        if self._groups and self._pos < len(self._deck):
+            return False
+        found, fpiles, rank = self._found, self._fpiles, card >> 2
+        if any(found[p] < rank for p in fpiles[card & 3]):
+            return False
+        other = (0, 1) if card & 2 else (2, 3)
+        return rank <= 1 or all(found[p] >= rank for s in other for p in fpiles[s])
+
+    def moves_and_actions(self) -> list[tuple[Move, tuple]]:
+        """Every legal move, in the order of ``Game.legal_moves``, with its action record."""
+        resolve = self._resolve
+        return [(move, resolve(move)) for move in self._generate()]
+
+    # ------------------------------------------------------------------ for searches
+    # Live views for a search's hot loop (milligan_widget.search_core): the position's own
+    # lists, not copies, for speed. Read them, never change them, and read them again after
+    # any change of position (a move may put new lists in their place).
+
+    @property
+    def live_columns(self) -> list[list[int]]:
+        """The columns bottom to top as engine codes, face-down cards plus :data:`HIDDEN`."""
+        return self._cols
+
+    @property
+    def live_foundations(self) -> list[int]:
+        """The foundation heights (as :attr:`foundation_heights`)."""
+        return self._found
+
+    @property
+    def live_reserve(self) -> list[int]:
+        """The reserve's cards (as :attr:`reserve_codes`)."""
+        return self._reserve
+
+    @property
+    def live_cells(self) -> list[int]:
+        """The cells' cards, -1 for an empty one (as :attr:`cell_codes`)."""
+        return self._cells
+
+    @property
+    def stock_left(self) -> int:
+        """Cards still in the stock."""
+        return len(self._deck) - self._pos
+
+    @property
+    def dealt(self) -> int:
+        """Cards dealt from the stock since this position's start (a search key's part)."""
+        return self._pos
 
     def free_cards(self) -> list[tuple[int, int]]:
         """(pile code, card) for every card that may leave its pile for a foundation: the
@@ -260,26 +302,8 @@ class Position:
             raise IllegalMoveError(f"there is no column {code + 1}: these rules have {self._ncols}")
         return code
 
-    def _foundation_pile(self, card: int) -> int | None:
-        found, rank = self._found, card >> 2
-        for p in self._fpiles[card & 3]:
-            if found[p] == rank:
-                return p
-        return None
-
-    def _safe_home(self, card: int) -> bool:
-        """The safe-foundation rule (see ``Game.safe_foundation_moves``): every pile of the
-        card's suit is ready for it or past it, and (from the 3s up) every card of the other
-        colour one rank lower is home. With Yukon moves no card is safe while the stock has
-        cards: a row dealt onto it could leave again only in a group led by it (docs/rules.md
-        §3.11)."""
-        if self._groups and self._pos < len(self._deck):
-            return False
-        found, fpiles, rank = self._found, self._fpiles, card >> 2
-        if any(found[p] < rank for p in fpiles[card & 3]):
-            return False
-        other = (0, 1) if card & 2 else (2, 3)
-        return rank <= 1 or all(found[p] >= rank for s in other for p in fpiles[s])
+    _foundation_pile = foundation_for
+    _safe_home = safe_to_home
 
     def _free_cards(self) -> Iterator[tuple[int, int]]:
         """(source code, card) for every card that may leave for a foundation."""
@@ -294,8 +318,15 @@ class Position:
             if card >= 0:
                 yield CELL + i, card
 
-    def _resolve(self, move: Move) -> tuple:
-        """The action record for ``move``, or :class:`IllegalMoveError` with the reason."""
+    def action(self, move: Move) -> tuple:
+        """The action record of a legal ``move`` (:class:`IllegalMoveError` with the reason
+        otherwise); its first item is the kind (``COLUMN_TO_COLUMN``...), the rest depends on
+        the kind.
+
+        >>> from milligan_widget import Game
+        >>> Game.new(8).action(Move.deal())[:2]
+        (2, 8)
+        """
         src, dst = move._src, move._dst
         if src < RESERVE:
             col_index = self._column_index(src)
@@ -309,6 +340,8 @@ class Position:
         if src < ANY_FOUNDATION:
             return self._resolve_from_foundation(src - FOUNDATION, dst, move.count)
         return self._resolve_from_cell(src - CELL, dst, move.count)
+
+    _resolve = action
 
     def _resolve_from_column(self, src: int, dst: int, count: int | None) -> tuple:
         col = self._cols[src]
@@ -555,7 +588,9 @@ class Position:
 
     # ------------------------------------------------------------------ internals: doing
 
-    def _apply(self, action: tuple) -> None:
+    def apply_action(self, action: tuple) -> None:
+        """Do an action from :meth:`action` in this position. For trying moves: undo it
+        with :meth:`unapply_action` before anything else (a game's history is not told)."""
         kind = action[0]
         cols, runs = self._cols, self._runs
         if kind == COLUMN_TO_COLUMN:
@@ -582,6 +617,8 @@ class Position:
             self._pos = pos + action[1]
         else:
             self._apply_rare(action)
+
+    _apply = apply_action
 
     def _apply_rare(self, action: tuple) -> None:
         kind, cols, runs = action[0], self._cols, self._runs
@@ -640,7 +677,8 @@ class Position:
         self._runs[src] = self._runs[src] - 1 if self._runs[src] > 1 else run_length(col)
         return card
 
-    def _unapply(self, action: tuple) -> None:
+    def unapply_action(self, action: tuple) -> None:
+        """Take back the action :meth:`apply_action` just did."""
         kind = action[0]
         cols, runs = self._cols, self._runs
         if kind == COLUMN_TO_COLUMN:
@@ -662,6 +700,8 @@ class Position:
             self._runs = list(action[2])
         else:
             self._unapply_rare(action)
+
+    _unapply = unapply_action
 
     def _unapply_rare(self, action: tuple) -> None:
         kind, cols, runs = action[0], self._cols, self._runs

@@ -1,0 +1,313 @@
+"""The search interface in pure Python, on :class:`~milligan_widget.position.Position`.
+
+This is the reference the compiled core is tested against, and the fallback wherever it
+cannot load (Pyodide, no compiler). A move handle is the pair (move, action record).
+
+>>> from milligan_widget import Game
+>>> core = PyCore(Game.new(8))
+>>> core.key()[1], core.cards_home(), core.rows_left()
+(0, 0, 12)
+>>> [str(core.move_of(h)) for h in core.moves()][-1]
+'d'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..moves import ANY_FOUNDATION, DEAL, Move, make_move
+from ..position import (
+    COLUMN_TO_COLUMN,
+    COLUMN_TO_FOUNDATION,
+    COLUMN_TO_RESERVE,
+    DEAL_ROW,
+    GROUP_TO_COLUMN,
+    HIDDEN,
+    KING,
+    RESERVE_TO_COLUMN,
+    RESERVE_TO_FOUNDATION,
+    TURN_UP,
+    Position,
+)
+from ..rules import Rules
+
+Handle = tuple[Move, tuple]
+
+
+class PyCore:
+    """A private copy of a position seen through the search interface (see
+    :mod:`milligan_widget.core`)."""
+
+    backend = "python"
+
+    def __init__(self, position: Position) -> None:
+        self.position = p = position.copy(history=False)
+        rules = p.rules
+        self.rules: Rules = rules
+        self.total = rules.card_count
+        self.ncols = rules.columns
+        self.two_decks = rules.decks == 2
+        self.flips = rules.deal == "face-down"
+        self.has_cells = bool(rules.cells)
+        self.sideways = rules.reserve != "none" or bool(rules.cells)  # home from elsewhere
+        self.fsuit = p.foundation_suit_codes
+        self.tableau = b""
+        self._apply, self._unapply = p.apply_action, p.unapply_action
+        self.snapshot = p.snapshot
+        self.restore = p.restore
+
+    # -- the engine interface, for the trapped-card test --------------------------------
+
+    @property
+    def column_codes(self) -> tuple[tuple[int, ...], ...]:
+        return self.position.column_codes
+
+    @property
+    def stock_codes(self) -> tuple[int, ...]:
+        return self.position.stock_codes
+
+    @property
+    def foundation_heights(self) -> tuple[int, ...]:
+        return self.position.foundation_heights
+
+    @property
+    def foundation_suit_codes(self) -> tuple[int, ...]:
+        return self.fsuit
+
+    def state(self) -> tuple:
+        """Every pile as engine codes (face-down cards plus HIDDEN) and the runs: for tests."""
+        p = self.position
+        cols = tuple(map(tuple, p.live_columns))
+        return cols, p.foundation_heights, p.dealt, p.reserve_codes, p.cell_codes, p.runs
+
+    # -- measures -----------------------------------------------------------------------
+
+    def won(self) -> bool:
+        return sum(self.position.live_foundations) == self.total
+
+    def cards_home(self) -> int:
+        return sum(self.position.live_foundations)
+
+    def stock_left(self) -> int:
+        return self.position.stock_left
+
+    def rows_left(self) -> int:
+        """Rows still to deal, a short last one too."""
+        return -(-self.position.stock_left // self.ncols)
+
+    def key(self) -> tuple[bytes, int]:
+        """A compact key: column order counts only while rows are still to be dealt. The
+        columns' bytes stay in ``self.tableau`` for :meth:`cover_score`."""
+        p = self.position
+        cols = list(map(bytes, p.live_columns))
+        if not p.stock_left:
+            cols.sort()
+        self.tableau = tableau = b"\xff".join(cols)
+        f = p.live_foundations
+        if self.two_decks:  # the two piles of a suit in either order: sum and difference
+            a, b, c, d, e, h, i, j = f
+            heights = bytes(
+                (a + b, abs(a - b), c + d, abs(c - d), e + h, abs(e - h), i + j, abs(i - j))
+            )
+        else:
+            heights = bytes(f)
+        key = tableau + b"|" + heights + bytes(p.live_reserve)
+        if self.has_cells:
+            key += b"|" + bytes(sorted(c & 0xFF for c in p.live_cells))
+        return key, p.dealt
+
+    def cover_score(self) -> int:
+        """How deep the cards the foundations need next are buried (0: all free), in the
+        position :meth:`key` was last called on."""
+        p, tableau = self.position, self.tableau
+        reserve = p.live_reserve
+        total, depths = 0, {}
+        for height, suit in zip(p.live_foundations, self.fsuit, strict=True):
+            if height < 13:
+                card = height * 4 + suit
+                depth = depths.get(card)
+                if depth is None:
+                    depth = 99
+                    for code in (card, card + HIDDEN) if self.flips else (card,):
+                        at = tableau.find(code)
+                        while at >= 0:  # each copy: the cards above it, up to the separator
+                            end = tableau.find(255, at)
+                            depth = min(depth, (len(tableau) if end < 0 else end) - at - 1)
+                            at = tableau.find(code, at + 1)
+                    if card in reserve:
+                        depth = min(depth, reserve[::-1].index(card))
+                    depths[card] = depth
+                total += depth
+        return total
+
+    def endgame_rank(self) -> int:
+        """Lower is searched first: cards away from home, then how buried the next ones are
+        (after :meth:`key`)."""
+        return (self.total - sum(self.position.live_foundations)) * 8 + self.cover_score()
+
+    def breaks(self) -> int:
+        """Cards that do not fit on the card below them (a column's bottom card counts)."""
+        breaks = 0
+        for col in self.position.live_columns:
+            below = -1
+            for card in col:
+                if (below >> 1) != ((card >> 1) ^ 1) + 2:
+                    breaks += 1
+                below = card
+        return breaks
+
+    # -- moves --------------------------------------------------------------------------
+
+    def play(self, handle: Handle) -> None:
+        """Play a move of :meth:`moves` (or :meth:`deal_move`) on the board."""
+        self._apply(handle[1])
+
+    def undo(self, handle: Handle) -> None:
+        """Take back the move :meth:`play` just played."""
+        self._unapply(handle[1])
+
+    def move_of(self, handle: Handle) -> Move:
+        return handle[0]
+
+    def record(self, handle: Handle) -> tuple:
+        """The action record of a handle (see :meth:`Position.action`)."""
+        return handle[1]
+
+    def is_deal(self, handle: Handle) -> bool:
+        return handle[1][0] == DEAL_ROW
+
+    def deal_move(self) -> Handle:
+        """The handle of dealing a row (the stock must have cards)."""
+        return DEAL, self.position.action(DEAL)
+
+    def moves(self) -> list[Handle]:
+        """Every legal move, in the order of ``Game.legal_moves``."""
+        return self.position.moves_and_actions()
+
+    def scored_moves(self, deal_score: int) -> list[tuple[int, Handle]]:
+        """(score, handle) of the legal moves worth trying, in :meth:`moves`' order; higher
+        scores are tried first (see :meth:`move_score`)."""
+        endgame = not self.position.stock_left
+        score = self.move_score
+        scored = []
+        for handle in self.position.moves_and_actions():
+            value = score(handle[1], endgame, deal_score)
+            if value is not None:
+                scored.append((value, handle))
+        return scored
+
+    def move_score(self, action: tuple, endgame: bool, deal_score: int) -> int | None:
+        """Higher is tried first; ``None`` drops a move that cannot help."""
+        kind, cols = action[0], self.position.live_columns
+        if kind == TURN_UP:  # a face-down card turns up: worth a little more
+            score = self.move_score(action[1], endgame, deal_score)
+            return None if score is None else score + 15
+        if kind == DEAL_ROW:
+            return deal_score
+        if kind in (COLUMN_TO_FOUNDATION, RESERVE_TO_FOUNDATION):
+            return 100
+        if kind == RESERVE_TO_COLUMN:
+            return 30
+        if kind in (COLUMN_TO_COLUMN, GROUP_TO_COLUMN):
+            src, dst, k = action[1], action[2], action[3]
+            col = cols[src]
+            if k == len(col):
+                # A whole column into an empty one only renames columns once no row will land.
+                return None if endgame and not cols[dst] else 60
+            return self.exposure_score(col[-k - 1] & ~HIDDEN) - (10 if not cols[dst] else 0)
+        if kind == COLUMN_TO_RESERVE:
+            src, k = action[1], action[2]
+            col = cols[src]
+            if k == len(col):
+                return -30 if col[0] >> 2 == KING else -20
+            return self.exposure_score(col[-k - 1] & ~HIDDEN) - 10
+        return 0
+
+    def exposure_score(self, card: int) -> int:
+        """Uncovering ``card``: good if it can go home, better the lower it is."""
+        return 20 - (card >> 2) + (40 if self.position.foundation_for(card) is not None else 0)
+
+    def auto_moves(self) -> list[Handle]:
+        """Play safe foundation moves until none is left; return their handles.
+
+        The rule is :meth:`Game.safe_foundation_moves`'s: every pile of the card's suit ready
+        for it or past it, and every card of the other colour one rank lower home."""
+        p = self.position
+        found, fsuit, safe = p.live_foundations, self.fsuit, p.safe_to_home
+        played = []
+        while True:
+            ready = {h * 4 + s for h, s in zip(found, fsuit, strict=True) if h < 13}
+            for i, col in enumerate(p.live_columns):  # the common case, without the generator
+                if col and col[-1] in ready and safe(col[-1]):
+                    move = make_move(i, ANY_FOUNDATION, None)
+                    break
+            else:
+                move = self.safe_source(ready) if self.sideways else None
+                if move is None:
+                    return played
+            action = p.action(move)
+            p.apply_action(action)
+            played.append((move, action))
+
+    def safe_source(self, ready: set[int]) -> Move | None:
+        """A move sending a safe card home from the reserve or a cell, or ``None``."""
+        p = self.position
+        for source, card in p.free_cards():
+            if card in ready and p.safe_to_home(card):
+                return make_move(source, ANY_FOUNDATION, None)
+        return None
+
+    def undo_all(self, played: list[Handle]) -> None:
+        unapply = self.position.unapply_action
+        for handle in reversed(played):
+            unapply(handle[1])
+
+    def expand(
+        self,
+        node: object,
+        parents: dict,
+        lost: set,
+        deal_score: int,
+        noise: Callable[[], float] | None,
+        break_weight: int,
+        stop_at_win: bool,
+    ) -> tuple[tuple | None, list[tuple]]:
+        """The children of the position on the board, for a best-first search.
+
+        Each move worth trying but a deal is played with its auto moves, most promising
+        first; a position new to ``parents`` and not in ``lost`` is recorded there as
+        ``parents[key] = (node, [handle, *auto handles])``, and listed as (rank, key,
+        snapshot), the rank :meth:`endgame_rank` plus ``break_weight`` times :meth:`breaks`.
+        With ``stop_at_win`` the first won child ends it: (its key, the children so far).
+        The position is left as it was, except after a win."""
+        children = []
+        play, undo, auto, key, undo_all = (
+            self._apply, self._unapply, self.auto_moves, self.key, self.undo_all
+        )
+        for handle in ordered(self.scored_moves(deal_score), noise):
+            action = handle[1]
+            if action[0] == DEAL_ROW:
+                continue
+            play(action)
+            played = auto()
+            child = key()
+            if child not in parents and child not in lost:
+                parents[child] = (node, [handle, *played])
+                if stop_at_win and self.won():
+                    return child, children
+                rank = self.endgame_rank()
+                if break_weight:
+                    rank += break_weight * self.breaks()
+                children.append((rank, child, self.snapshot()))
+            undo_all(played)
+            undo(action)
+        return None, children
+
+
+def ordered(scored: list[tuple[int, Handle]], noise: Callable[[], float] | None) -> list[Handle]:
+    """The handles of ``scored``, highest score first (ties in their order), each score
+    plus ``noise()`` if given."""
+    if noise is not None:
+        scored = [(score + noise(), handle) for score, handle in scored]
+    scored.sort(key=lambda item: -item[0])
+    return [handle for _, handle in scored]
