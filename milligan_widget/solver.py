@@ -472,6 +472,7 @@ def solve(
     node_limit: int | None = None,
     stop: Callable[[], bool] | None = None,
     progress: Callable[[int, float], None] | None = None,
+    backend: str | None = None,
 ) -> SolveResult:
     """Decide whether ``game`` can still be won from its current position.
 
@@ -482,12 +483,13 @@ def solve(
     budget is shared by a few runs that order the search differently and take turns; what one
     run proves lost, the others skip. ``progress(positions, seconds)``, if given, is called
     every :data:`PROGRESS_EVERY` positions with the positions expanded and the seconds spent
-    so far (from the solver's thread: keep it quick).
+    so far (from the solver's thread: keep it quick). ``backend`` picks the search core
+    ("c" or "python", default :data:`backend`); both search alike, move for move.
     """
     if not time_limit >= 0:  # NaN too
         raise ValueError(f"time_limit must be a number of seconds >= 0, not {time_limit!r}")
     clock = _Clock(time_limit, node_limit, stop, progress)
-    status, search, runs = _take_turns(game, clock, PORTFOLIO)
+    status, search, runs = _take_turns(game, clock, PORTFOLIO, backend)
     path = search.path if search is not None else []
     moves = tuple(shorten(game, path)) if status == WINNABLE else ()
     stats = {
@@ -501,13 +503,14 @@ def solve(
 
 
 def _take_turns(
-    game: Game, clock: _Clock, styles: Sequence[_Style]
+    game: Game, clock: _Clock, styles: Sequence[_Style], backend: str | None = None
 ) -> tuple[str, _Search | None, list[_Search]]:
     """The runs of ``styles`` take turns, each resumed where it paused, until one wins or
     proves a loss (it is returned with the status) or the clock runs out (``unknown``)."""
     lost: set = set()
     runs = [
-        (_Beam if style.break_weights else _Search)(game, style, lost, clock) for style in styles
+        (_Beam if style.break_weights else _Search)(game, style, lost, clock, backend)
+        for style in styles
     ]
     steps = [run.run() for run in runs]
     try:

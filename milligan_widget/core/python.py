@@ -49,7 +49,6 @@ class PyCore:
         self.two_decks = rules.decks == 2
         self.flips = rules.deal == "face-down"
         self.has_cells = bool(rules.cells)
-        self.sideways = rules.reserve != "none" or bool(rules.cells)  # home from elsewhere
         self.fsuit = p.foundation_suit_codes
         self.tableau = b""
         self._apply, self._unapply = p.apply_action, p.unapply_action
@@ -75,10 +74,12 @@ class PyCore:
         return self.fsuit
 
     def state(self) -> tuple:
-        """Every pile as engine codes (face-down cards plus HIDDEN) and the runs: for tests."""
+        """Every pile as engine codes (face-down cards plus HIDDEN), the runs and the stock:
+        (columns, foundations, cards dealt, reserve, cells, runs, stock), for tests."""
         p = self.position
         cols = tuple(map(tuple, p.live_columns))
-        return cols, p.foundation_heights, p.dealt, p.reserve_codes, p.cell_codes, p.runs
+        found, reserve, cells = p.foundation_heights, p.reserve_codes, p.cell_codes
+        return cols, found, p.dealt, reserve, cells, p.runs, p.stock_codes
 
     # -- measures -----------------------------------------------------------------------
 
@@ -242,7 +243,7 @@ class PyCore:
                     move = make_move(i, ANY_FOUNDATION, None)
                     break
             else:
-                move = self.safe_source(ready) if self.sideways else None
+                move = self.safe_source(ready) if p.live_reserve or self.has_cells else None
                 if move is None:
                     return played
             action = p.action(move)
