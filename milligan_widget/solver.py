@@ -51,7 +51,7 @@ from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .core import BACKEND, make_core
-from .core.python import ordered
+from .core.python import LOST, OPEN, TICK, WIN, ordered
 from .deadlock import applies as trap_test_applies
 from .deadlock import explain, trapped_cards
 from .game import Game
@@ -282,44 +282,53 @@ class _Search:
             core.undo_all(played)
         return outcome
 
+    def ticks_allowed(self) -> int:
+        """Positions a search may expand before one of them needs :meth:`tick`'s attention:
+        the end of the turn, a checkpoint of the clock, or the node limit."""
+        clock = self.clock
+        return int(
+            max(
+                1,
+                min(
+                    self.turn_end - self.nodes,
+                    256 - (clock.nodes & 255),
+                    clock.node_limit - clock.nodes + 1,
+                ),
+            )
+        )
+
+    def count(self, ticks: int, due: bool) -> Generator[None, None, None]:
+        """Count the positions a search expanded; the last one is :meth:`tick`'s if it was
+        ``due`` (the search paused there), and the turn may end on it."""
+        quiet = ticks - 1 if due else ticks
+        self.nodes += quiet
+        self.clock.nodes += quiet
+        if due and self.tick():
+            yield
+
     def endgame(self, entry: tuple) -> Generator[None, None, str]:
         """Best-first search from an endgame entry with ``self.budget`` nodes."""
         self.endgames += 1
         core = self.core
         start = core.snapshot()
-        parents: dict = {entry: None}
-        heap = [(0, 0, entry, start)]
-        pushed, left = 0, self.budget
-        expand, deal_score, noise = core.expand, self.style.deal_score, self.noise
+        search = core.search(self.lost, self.style.deal_score, self.noise)
+        search.root(entry)
+        search.seed(entry, start, self.budget)
         try:
-            while heap:
-                left -= 1
-                if left < 0:
+            while True:
+                status, ticks = search.endgame(self.ticks_allowed())
+                yield from self.count(ticks, status == TICK)
+                if status == WIN:
+                    self.path[:0] = self.moves_of(search.path(search.won_key()))
+                    return _WIN
+                if status == LOST:
+                    search.mark_lost()  # searched to the end: every position in it is lost
+                    return _LOST
+                if status == OPEN:
                     self.open_endgames += 1
                     return _OPEN
-                _, _, node, snap = heapq.heappop(heap)
-                core.restore(snap)
-                if self.tick():
-                    yield
-                won, children = expand(node, parents, self.lost, deal_score, noise, 0, True)
-                if won is not None:
-                    self.path[:0] = self.path_to(parents, won)
-                    return _WIN
-                for rank, child, snapshot in children:
-                    pushed += 1
-                    heapq.heappush(heap, (rank, pushed, child, snapshot))
-            self.lost.update(parents)  # searched to the end: every position in it is lost
-            return _LOST
         finally:
             core.restore(start)
-
-    def path_to(self, parents: dict, key) -> list[Move]:
-        """The moves from the root of ``parents`` to ``key``."""
-        parts = []
-        while parents[key] is not None:
-            key, handles = parents[key]
-            parts.append(handles)
-        return self.moves_of(h for handles in reversed(parts) for h in handles)
 
 
 class _Beam(_Search):
@@ -365,13 +374,14 @@ class _Beam(_Search):
         core = self.core
         played = self.moves_of(core.auto_moves())
         root = core.key()
-        parents: dict = {root: None}
+        tree = core.search(self.lost, self.style.deal_score, self.noise)
+        tree.root(root)
         layer = [(root, core.snapshot())]
         while core.stock_left() and layer:
-            dealt: dict = {}
+            dealt: list = []
             for key, snap in layer:
                 core.restore(snap)
-                yield from self.spread(key, parents, dealt, self.spread_limit(width))
+                yield from self.spread(tree, key, snap, dealt, self.spread_limit(width))
             layer = self.best_live(dealt, width)
             if layer:
                 core.restore(layer[0][1])
@@ -379,15 +389,15 @@ class _Beam(_Search):
             core.restore(snap)
             outcome = _WIN if core.won() else (yield from self.endgame(key))
             if outcome == _WIN:
-                self.path[:0] = played + self.path_to(parents, key)
+                self.path[:0] = played + self.moves_of(tree.path(key))
                 return True
             self.complete &= outcome == _LOST
         return False
 
-    def best_live(self, dealt: dict, width: int) -> list[tuple]:
+    def best_live(self, dealt: list, width: int) -> list[tuple]:
         """The ``width`` best positions of a layer that hold no trapped card, as (key,
         snapshot); what is cut leaves the sweep incomplete, what is trapped is proven lost."""
-        layer, candidates = [], list(dealt.values())
+        layer, candidates = [], list(dealt)
         heapq.heapify(candidates)
         while candidates and len(layer) < width:
             _, key, snap = heapq.heappop(candidates)
@@ -399,40 +409,19 @@ class _Beam(_Search):
         return layer
 
     def spread(
-        self, seed: tuple, parents: dict, dealt: dict, limit: int
+        self, tree, seed: tuple, snap: object, dealt: list, limit: int
     ) -> Generator[None, None, None]:
-        """Best-first over the moves that do not deal, from ``seed``; every position reached
-        deals the next row into ``dealt`` (key -> (rank, key, snapshot))."""
-        core = self.core
-        heap = [(0, 0, seed, core.snapshot())]
-        pushed = 0
-        expand, deal_score, noise = core.expand, self.style.deal_score, self.noise
-        weight = self.break_weight
-        while heap and limit > 0:
-            limit -= 1
-            _, _, node, snap = heapq.heappop(heap)
-            core.restore(snap)
-            if self.tick():
-                yield
-            self.deal_into(node, parents, dealt)
-            _, children = expand(node, parents, self.lost, deal_score, noise, weight, False)
-            for rank, child, snapshot in children:
-                pushed += 1
-                heapq.heappush(heap, (rank, pushed, child, snapshot))
-        if heap:
+        """Best-first over the moves that do not deal, from ``seed`` (in ``tree``); every
+        position reached deals the next row into ``dealt`` ((rank, key, snapshot))."""
+        tree.seed(seed, snap, limit)
+        while True:
+            status, ticks = tree.spread(self.ticks_allowed(), self.break_weight)
+            yield from self.count(ticks, status == TICK)
+            if status != TICK:
+                break
+        dealt += tree.dealt()
+        if tree.heap_size():
             self.complete = False
-
-    def deal_into(self, node: tuple, parents: dict, dealt: dict) -> None:
-        core = self.core
-        deal = core.deal_move()
-        core.play(deal)
-        played = core.auto_moves()
-        child = core.key()
-        if child not in parents and child not in self.lost:
-            parents[child] = (node, [deal, *played])
-            dealt[child] = (self.rank(), child, core.snapshot())
-        core.undo_all(played)
-        core.undo(deal)
 
 
 def shorten(game: Game, moves: list[Move]) -> list[Move]:

@@ -549,8 +549,8 @@ static int column_order(const void *x, const void *y) {
     return (li > lj) - (li < lj);
 }
 
-static PyObject *make_key(const Core *s) {
-    uint8_t buf[512];
+/* the key's bytes (without the cards dealt, the key's second half) into buf; returns the length */
+static int key_bytes(const Core *s, uint8_t *buf) {
     int order[8], n = 0;
     for (int j = 0; j < s->ncols; j++) order[j] = j;
     if (s->pos >= s->decklen) {
@@ -595,9 +595,13 @@ static PyObject *make_key(const Core *s) {
         }
         for (int c = 0; c < s->ncells; c++) buf[n++] = (uint8_t)cs[c];
     }
+    return n;
+}
+
+static PyObject *key_object(const uint8_t *buf, int n, int dealt) {
     PyObject *bytes = PyBytes_FromStringAndSize((const char *)buf, n);
     if (!bytes) return NULL;
-    PyObject *pos = PyLong_FromLong(s->pos);
+    PyObject *pos = PyLong_FromLong(dealt);
     if (!pos) {
         Py_DECREF(bytes);
         return NULL;
@@ -608,9 +612,13 @@ static PyObject *make_key(const Core *s) {
     return key;
 }
 
-/* [pos, rlen, cells..., found..., lens..., columns..., reserve...] */
-static PyObject *make_snapshot(const Core *s) {
+static PyObject *make_key(const Core *s) {
     uint8_t buf[512];
+    return key_object(buf, key_bytes(s, buf), s->pos);
+}
+
+/* [pos, rlen, cells..., found..., lens..., columns..., reserve...] */
+static int snap_bytes(const Core *s, uint8_t *buf) {
     int n = 0;
     buf[n++] = (uint8_t)s->pos;
     buf[n++] = (uint8_t)s->rlen;
@@ -623,14 +631,15 @@ static PyObject *make_snapshot(const Core *s) {
     }
     memcpy(buf + n, s->reserve, (size_t)s->rlen);
     n += s->rlen;
-    return PyBytes_FromStringAndSize((const char *)buf, n);
+    return n;
 }
 
-static int load_snapshot(Core *s, PyObject *snap) {
-    char *data;
-    Py_ssize_t size;
-    if (PyBytes_AsStringAndSize(snap, &data, &size) < 0) return -1;
-    const uint8_t *b = (const uint8_t *)data;
+static PyObject *make_snapshot(const Core *s) {
+    uint8_t buf[512];
+    return PyBytes_FromStringAndSize((const char *)buf, snap_bytes(s, buf));
+}
+
+static int load_snap(Core *s, const uint8_t *b, Py_ssize_t size) {
     int n = 0, need = 2 + s->ncells + s->nfound + s->ncols;
     if (size < need) goto bad;
     s->pos = b[n++];
@@ -652,6 +661,13 @@ static int load_snapshot(Core *s, PyObject *snap) {
 bad:
     PyErr_SetString(PyExc_ValueError, "not a snapshot of this core");
     return -1;
+}
+
+static int load_snapshot(Core *s, PyObject *snap) {
+    char *data;
+    Py_ssize_t size;
+    if (PyBytes_AsStringAndSize(snap, &data, &size) < 0) return -1;
+    return load_snap(s, (const uint8_t *)data, size);
 }
 
 /* ------------------------------------------------------------------ the Python type */
@@ -974,6 +990,477 @@ fail:
     return NULL;
 }
 
+static PyTypeObject CoreType;
+
+/* ------------------------------------------------------------------ best-first search
+ * Search mirrors core/python.py's PySearch: a tree of the positions reached (a hash table
+ * of keys, each with its parent and the handles from it) and a heap of positions to expand,
+ * lowest (rank, order pushed) first. A position waiting in the heap is not stored: it is
+ * its parent's snapshot (kept once the parent is expanded) plus the handles from it. */
+
+enum { S_TICK, S_WIN, S_LOST, S_OPEN, S_DONE };
+
+typedef struct {
+    uint64_t hash;
+    size_t key_off, h_off, snap_off; /* snap_off: (size_t)-1 until stored */
+    int key_len, parent, nh, snap_len;
+} Entry;
+
+typedef struct {
+    int rank, pushed, node;
+} HeapItem;
+
+typedef struct {
+    PyObject_HEAD
+    Core *core;
+    PyObject *lost, *noise, *reached;
+    int deal_score;
+    Entry *entries;
+    int nentries, cap_entries;
+    int32_t *slots;
+    size_t nslots;
+    uint8_t *keys;
+    size_t keys_len, keys_cap;
+    act_t *handles;
+    size_t h_len, h_cap;
+    uint8_t *snaps;
+    size_t s_len, s_cap;
+    HeapItem *heap;
+    int heap_n, heap_cap;
+    int pushed, pending, won;
+    long left;
+} Search;
+
+static PyTypeObject SearchType;
+
+static int grow(void **buf, size_t *cap, size_t need, size_t item) {
+    if (need <= *cap) return 0;
+    size_t cap2 = *cap ? *cap : 1024;
+    while (cap2 < need) cap2 *= 2;
+    void *p = PyMem_Realloc(*buf, cap2 * item);
+    if (!p) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *buf = p;
+    *cap = cap2;
+    return 0;
+}
+
+static uint64_t hash_bytes(const uint8_t *b, int n) {
+    uint64_t h = 1469598103934665603ULL;
+    for (int i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ULL;
+    return h ^ (h >> 29);
+}
+
+/* the entry of a key (bytes plus the cards dealt as a last byte), or -1 */
+static int find(const Search *t, const uint8_t *key, int n, uint64_t h) {
+    if (!t->nslots) return -1;
+    size_t mask = t->nslots - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+        int e = t->slots[i];
+        if (e < 0) return -1;
+        const Entry *x = &t->entries[e];
+        if (x->hash == h && x->key_len == n && !memcmp(t->keys + x->key_off, key, (size_t)n))
+            return e;
+    }
+}
+
+static int rehash(Search *t) {
+    size_t n = t->nslots ? t->nslots * 2 : 4096;
+    int32_t *slots = PyMem_Malloc(n * sizeof(int32_t));
+    if (!slots) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memset(slots, -1, n * sizeof(int32_t));
+    for (int e = 0; e < t->nentries; e++) {
+        size_t i = t->entries[e].hash & (n - 1);
+        while (slots[i] >= 0) i = (i + 1) & (n - 1);
+        slots[i] = e;
+    }
+    PyMem_Free(t->slots);
+    t->slots = slots;
+    t->nslots = n;
+    return 0;
+}
+
+static int add_entry(Search *t, const uint8_t *key, int n, uint64_t h, int parent,
+                     const act_t *hs, int nh) {
+    if ((size_t)(t->nentries + 1) * 2 > t->nslots && rehash(t) < 0) return -1;
+    size_t cap = (size_t)t->cap_entries;
+    if (grow((void **)&t->entries, &cap, (size_t)t->nentries + 1, sizeof(Entry)) < 0 ||
+        grow((void **)&t->keys, &t->keys_cap, t->keys_len + (size_t)n, 1) < 0 ||
+        grow((void **)&t->handles, &t->h_cap, t->h_len + (size_t)nh, sizeof(act_t)) < 0)
+        return -1;
+    t->cap_entries = (int)cap;
+    int e = t->nentries++;
+    Entry *x = &t->entries[e];
+    x->hash = h;
+    x->key_off = t->keys_len;
+    x->key_len = n;
+    x->parent = parent;
+    x->h_off = t->h_len;
+    x->nh = nh;
+    x->snap_off = (size_t)-1;
+    x->snap_len = 0;
+    memcpy(t->keys + t->keys_len, key, (size_t)n);
+    t->keys_len += (size_t)n;
+    memcpy(t->handles + t->h_len, hs, (size_t)nh * sizeof(act_t));
+    t->h_len += (size_t)nh;
+    size_t mask = t->nslots - 1, i = h & mask;
+    while (t->slots[i] >= 0) i = (i + 1) & mask;
+    t->slots[i] = e;
+    return e;
+}
+
+static int store_snap(Search *t, int e, const uint8_t *b, int n) {
+    if (grow((void **)&t->snaps, &t->s_cap, t->s_len + (size_t)n, 1) < 0) return -1;
+    memcpy(t->snaps + t->s_len, b, (size_t)n);
+    t->entries[e].snap_off = t->s_len;
+    t->entries[e].snap_len = n;
+    t->s_len += (size_t)n;
+    return 0;
+}
+
+static PyObject *entry_key(const Search *t, int e) {
+    const Entry *x = &t->entries[e];
+    const uint8_t *k = t->keys + x->key_off;
+    return key_object(k, x->key_len - 1, k[x->key_len - 1]);
+}
+
+/* a Python key (bytes, dealt) as the table's bytes */
+static int key_from_object(PyObject *key, uint8_t *buf) {
+    if (!PyTuple_Check(key) || PyTuple_GET_SIZE(key) != 2 ||
+        !PyBytes_Check(PyTuple_GET_ITEM(key, 0))) {
+        PyErr_SetString(PyExc_TypeError, "a key is (bytes, cards dealt)");
+        return -1;
+    }
+    PyObject *b = PyTuple_GET_ITEM(key, 0);
+    Py_ssize_t n = PyBytes_GET_SIZE(b);
+    long dealt = PyLong_AsLong(PyTuple_GET_ITEM(key, 1));
+    if ((dealt == -1 && PyErr_Occurred()) || n > 500) return -1;
+    memcpy(buf, PyBytes_AS_STRING(b), (size_t)n);
+    buf[n] = (uint8_t)dealt;
+    return (int)n + 1;
+}
+
+static inline int heap_less(const HeapItem *a, const HeapItem *b) {
+    return a->rank < b->rank || (a->rank == b->rank && a->pushed < b->pushed);
+}
+
+static int heap_push(Search *t, int rank, int node) {
+    size_t cap = (size_t)t->heap_cap;
+    if (grow((void **)&t->heap, &cap, (size_t)t->heap_n + 1, sizeof(HeapItem)) < 0) return -1;
+    t->heap_cap = (int)cap;
+    HeapItem item = {rank, ++t->pushed, node};
+    int i = t->heap_n++;
+    while (i > 0) {
+        int up = (i - 1) / 2;
+        if (!heap_less(&item, &t->heap[up])) break;
+        t->heap[i] = t->heap[up];
+        i = up;
+    }
+    t->heap[i] = item;
+    return 0;
+}
+
+static HeapItem heap_pop(Search *t) {
+    HeapItem top = t->heap[0], last = t->heap[--t->heap_n];
+    int i = 0, n = t->heap_n;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && heap_less(&t->heap[c + 1], &t->heap[c])) c++;
+        if (!heap_less(&t->heap[c], &last)) break;
+        t->heap[i] = t->heap[c];
+        i = c;
+    }
+    if (n) t->heap[i] = last;
+    return top;
+}
+
+/* put the position of entry e on the board: its own snapshot, or its parent's and the
+   handles from there */
+static int load_entry(Search *t, int e) {
+    const Entry *x = &t->entries[e];
+    if (x->snap_off != (size_t)-1)
+        return load_snap(t->core, t->snaps + x->snap_off, x->snap_len);
+    const Entry *p = &t->entries[x->parent];
+    if (load_snap(t->core, t->snaps + p->snap_off, p->snap_len) < 0) return -1;
+    for (int i = 0; i < x->nh; i++) apply(t->core, t->handles[x->h_off + (size_t)i]);
+    return 0;
+}
+
+/* is the position on the board new (not in the tree, not lost)? its key bytes in buf */
+static int is_new(Search *t, uint8_t *buf, int *n, uint64_t *h) {
+    *n = key_bytes(t->core, buf);
+    buf[(*n)++] = (uint8_t)t->core->pos;
+    *h = hash_bytes(buf, *n);
+    if (find(t, buf, *n, *h) >= 0) return 0;
+    if (!PySet_GET_SIZE(t->lost)) return 1;
+    PyObject *key = key_object(buf, *n - 1, t->core->pos);
+    if (!key) return -1;
+    int known = PySet_Contains(t->lost, key);
+    Py_DECREF(key);
+    return known < 0 ? -1 : !known;
+}
+
+static int rank_of(const Core *s, int break_weight) {
+    return endgame_rank(s) + (break_weight ? break_weight * breaks(s) : 0);
+}
+
+/* expand entry `node` (on the board): its new children join the tree and the heap; with
+   stop_at_win, 1 when one is won (t->won) */
+static int expand_node(Search *t, int node, int break_weight, int stop_at_win) {
+    Core *s = t->core;
+    uint8_t buf[512];
+    Scored moves[MAXMOVES];
+    int n = ordered_moves(s, t->deal_score, t->noise, moves);
+    if (n < 0) return -1;
+    act_t played[256];
+    for (int i = 0; i < n; i++) {
+        act_t h = moves[i].h;
+        if (A_KIND(h) == DEAL) continue;
+        apply(s, h);
+        played[0] = h;
+        int np = 1 + auto_moves(s, played + 1), klen;
+        uint64_t hash;
+        int fresh = is_new(t, buf, &klen, &hash);
+        if (fresh < 0) return -1;
+        if (fresh) {
+            int e = add_entry(t, buf, klen, hash, node, played, np);
+            if (e < 0) return -1;
+            if (stop_at_win && cards_home(s) == s->total) {
+                t->won = e;
+                return 1;
+            }
+            if (heap_push(t, rank_of(s, break_weight), e) < 0) return -1;
+        }
+        while (np) unapply(s, played[--np]);
+    }
+    return 0;
+}
+
+static int deal_into(Search *t, int node, int break_weight) {
+    Core *s = t->core;
+    uint8_t buf[512], snap[512];
+    act_t played[256];
+    played[0] = mk(DEAL, deal_count(s), 0, 0, 0, 0, P_STOCK, P_STOCK, 0);
+    apply(s, played[0]);
+    int np = 1 + auto_moves(s, played + 1), klen;
+    uint64_t hash;
+    int fresh = is_new(t, buf, &klen, &hash);
+    if (fresh < 0) return -1;
+    if (fresh) {
+        int e = add_entry(t, buf, klen, hash, node, played, np);
+        if (e < 0) return -1;
+        PyObject *item = Py_BuildValue("(iNy#)", rank_of(s, break_weight), entry_key(t, e), snap,
+                                       (Py_ssize_t)snap_bytes(s, snap));
+        if (!item || PyList_Append(t->reached, item) < 0) {
+            Py_XDECREF(item);
+            return -1;
+        }
+        Py_DECREF(item);
+    }
+    while (np) unapply(s, played[--np]);
+    return 0;
+}
+
+/* pop the best position onto the board; 1 if it is the max_ticks-th (a pause is due) */
+static int next_node(Search *t, int *node, int ticks, int max_ticks) {
+    HeapItem item = heap_pop(t);
+    *node = item.node;
+    if (load_entry(t, item.node) < 0) return -1;
+    if (ticks + 1 == max_ticks) {
+        t->pending = item.node;
+        return 1;
+    }
+    return 0;
+}
+
+static PyObject *run(Search *t, int max_ticks, int spread, int break_weight) {
+    int ticks = 0;
+    for (;;) {
+        int node = t->pending;
+        t->pending = -1;
+        if (node < 0) {
+            if (!t->heap_n || (spread && t->left <= 0))
+                return Py_BuildValue("(ii)", spread ? S_DONE : S_LOST, ticks);
+            if (--t->left < 0 && !spread) return Py_BuildValue("(ii)", S_OPEN, ticks);
+            int due = next_node(t, &node, ticks, max_ticks);
+            if (due < 0) return NULL;
+            ticks++;
+            if (due) return Py_BuildValue("(ii)", S_TICK, ticks);
+        }
+        if (t->entries[node].snap_off == (size_t)-1) { /* its children will start from it */
+            uint8_t snap[512];
+            if (store_snap(t, node, snap, snap_bytes(t->core, snap)) < 0) return NULL;
+        }
+        if (spread && deal_into(t, node, break_weight) < 0) return NULL;
+        int won = expand_node(t, node, break_weight, !spread);
+        if (won < 0) return NULL;
+        if (won) return Py_BuildValue("(ii)", S_WIN, ticks);
+    }
+}
+
+static PyObject *Search_endgame(Search *t, PyObject *arg) {
+    int max_ticks = (int)PyLong_AsLong(arg);
+    if (max_ticks == -1 && PyErr_Occurred()) return NULL;
+    return run(t, max_ticks, 0, 0);
+}
+
+static PyObject *Search_spread(Search *t, PyObject *args) {
+    int max_ticks, break_weight;
+    if (!PyArg_ParseTuple(args, "ii", &max_ticks, &break_weight)) return NULL;
+    return run(t, max_ticks, 1, break_weight);
+}
+
+static PyObject *Search_root(Search *t, PyObject *key) {
+    uint8_t buf[512];
+    int n = key_from_object(key, buf);
+    if (n < 0) return NULL;
+    uint64_t h = hash_bytes(buf, n);
+    if (find(t, buf, n, h) < 0 && add_entry(t, buf, n, h, -1, NULL, 0) < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Search_seed(Search *t, PyObject *args) {
+    PyObject *key;
+    const char *snap;
+    Py_ssize_t snap_len;
+    long left;
+    if (!PyArg_ParseTuple(args, "Oy#l", &key, &snap, &snap_len, &left)) return NULL;
+    uint8_t buf[512];
+    int n = key_from_object(key, buf);
+    if (n < 0) return NULL;
+    int e = find(t, buf, n, hash_bytes(buf, n));
+    if (e < 0) {
+        PyErr_SetString(PyExc_KeyError, "the seed is not in the tree");
+        return NULL;
+    }
+    if (t->entries[e].snap_off == (size_t)-1 &&
+        store_snap(t, e, (const uint8_t *)snap, (int)snap_len) < 0)
+        return NULL;
+    t->heap_n = 0;
+    t->pushed = -1; /* the seed is pushed 0th */
+    if (heap_push(t, 0, e) < 0) return NULL;
+    t->left = left;
+    t->pending = -1;
+    PyObject *reached = PyList_New(0);
+    if (!reached) return NULL;
+    Py_XSETREF(t->reached, reached);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Search_path(Search *t, PyObject *key) {
+    uint8_t buf[512];
+    int n = key_from_object(key, buf);
+    if (n < 0) return NULL;
+    int e = find(t, buf, n, hash_bytes(buf, n));
+    if (e < 0) {
+        PyErr_SetString(PyExc_KeyError, "not in the tree");
+        return NULL;
+    }
+    int total = 0;
+    for (int x = e; t->entries[x].parent >= 0; x = t->entries[x].parent) total += t->entries[x].nh;
+    PyObject *list = PyList_New(total);
+    if (!list) return NULL;
+    for (int x = e; t->entries[x].parent >= 0; x = t->entries[x].parent) {
+        const Entry *y = &t->entries[x];
+        total -= y->nh;
+        for (int i = 0; i < y->nh; i++)
+            PyList_SET_ITEM(list, total + i,
+                            PyLong_FromUnsignedLongLong(t->handles[y->h_off + (size_t)i]));
+    }
+    return list;
+}
+
+static PyObject *Search_won_key(Search *t, PyObject *unused) {
+    if (t->won < 0) Py_RETURN_NONE;
+    return entry_key(t, t->won);
+}
+
+static PyObject *Search_dealt(Search *t, PyObject *unused) {
+    if (!t->reached) return PyList_New(0);
+    Py_INCREF(t->reached);
+    return t->reached;
+}
+
+static PyObject *Search_heap_size(Search *t, PyObject *unused) {
+    return PyLong_FromLong(t->heap_n);
+}
+
+static PyObject *Search_mark_lost(Search *t, PyObject *unused) {
+    for (int e = 0; e < t->nentries; e++) {
+        PyObject *key = entry_key(t, e);
+        if (!key || PySet_Add(t->lost, key) < 0) {
+            Py_XDECREF(key);
+            return NULL;
+        }
+        Py_DECREF(key);
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *Search_len(Search *t, PyObject *unused) { return PyLong_FromLong(t->nentries); }
+
+static int Search_init(Search *t, PyObject *args, PyObject *kw) {
+    PyObject *core, *lost, *noise;
+    int deal_score;
+    if (!PyArg_ParseTuple(args, "O!O!iO", &CoreType, &core, &PySet_Type, &lost, &deal_score,
+                          &noise))
+        return -1;
+    Py_INCREF(core);
+    Py_INCREF(lost);
+    Py_INCREF(noise);
+    Py_XSETREF(t->core, (Core *)core);
+    Py_XSETREF(t->lost, lost);
+    Py_XSETREF(t->noise, noise);
+    t->deal_score = deal_score;
+    t->pending = t->won = -1;
+    return 0;
+}
+
+static void Search_dealloc(Search *t) {
+    Py_CLEAR(t->core);
+    Py_CLEAR(t->lost);
+    Py_CLEAR(t->noise);
+    Py_CLEAR(t->reached);
+    PyMem_Free(t->entries);
+    PyMem_Free(t->slots);
+    PyMem_Free(t->keys);
+    PyMem_Free(t->handles);
+    PyMem_Free(t->snaps);
+    PyMem_Free(t->heap);
+    Py_TYPE(t)->tp_free((PyObject *)t);
+}
+
+static PyMethodDef Search_methods[] = {
+    {"root", (PyCFunction)Search_root, METH_O, "Start the tree at a key."},
+    {"seed", (PyCFunction)Search_seed, METH_VARARGS, "A new heap: (key, snapshot, left)."},
+    {"endgame", (PyCFunction)Search_endgame, METH_O, "Search for a win: (status, positions)."},
+    {"spread", (PyCFunction)Search_spread, METH_VARARGS, "A beam layer's spread."},
+    {"path", (PyCFunction)Search_path, METH_O, "Handles from the root to a key."},
+    {"won_key", (PyCFunction)Search_won_key, METH_NOARGS, "The key of the win found."},
+    {"dealt", (PyCFunction)Search_dealt, METH_NOARGS, "(rank, key, snapshot) dealt."},
+    {"heap_size", (PyCFunction)Search_heap_size, METH_NOARGS, "Positions waiting."},
+    {"mark_lost", (PyCFunction)Search_mark_lost, METH_NOARGS, "The tree joins the lost."},
+    {"size", (PyCFunction)Search_len, METH_NOARGS, "Positions in the tree."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject SearchType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "milligan_widget.core._ccore.Search",
+    .tp_basicsize = sizeof(Search),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A best-first search on a CoreBase, as core/python.py's PySearch.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Search_init,
+    .tp_dealloc = (destructor)Search_dealloc,
+    .tp_methods = Search_methods,
+};
+
 static PyMethodDef Core_methods[] = {
     {"key", (PyCFunction)Core_key, METH_NOARGS, "The search key: (bytes, cards dealt)."},
     {"snapshot", (PyCFunction)Core_snapshot, METH_NOARGS, "The piles as bytes."},
@@ -1012,12 +1499,18 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__ccore(void) {
-    if (PyType_Ready(&CoreType) < 0) return NULL;
+    if (PyType_Ready(&CoreType) < 0 || PyType_Ready(&SearchType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     Py_INCREF(&CoreType);
     if (PyModule_AddObject(m, "CoreBase", (PyObject *)&CoreType) < 0) {
         Py_DECREF(&CoreType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&SearchType);
+    if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
+        Py_DECREF(&SearchType);
         Py_DECREF(m);
         return NULL;
     }

@@ -14,9 +14,11 @@ an int packing the action record and the move (see ``_ccore.c``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..moves import Move, make_move
 from ..position import DEAL_ROW, HIDDEN, TURN_UP, Position
-from ._ccore import CoreBase
+from ._ccore import CoreBase, Search
 
 _TAKEBACK = ("never", "always", "stock-empty")
 # The fields of each kind of action record, in the order Position.action gives them.
@@ -88,6 +90,11 @@ class CCore(CoreBase):
     @property
     def foundation_suit_codes(self) -> tuple[int, ...]:
         return self.fsuit
+
+    def search(self, lost: set, deal_score: int, noise: Callable[[], float] | None) -> Search:
+        """A best-first search on this core (as :class:`~milligan_widget.core.python.PySearch`,
+        in C)."""
+        return Search(self, lost, deal_score, noise)
 
     def move_of(self, handle: int) -> Move:
         count = (handle >> 50) & 127

@@ -13,6 +13,7 @@ cannot load (Pyodide, no compiler). A move handle is the pair (move, action reco
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable
 
 from ..moves import ANY_FOUNDATION, DEAL, Move, make_move
@@ -263,6 +264,12 @@ class PyCore:
         for handle in reversed(played):
             unapply(handle[1])
 
+    def search(
+        self, lost: set, deal_score: int, noise: Callable[[], float] | None
+    ) -> PySearch:
+        """A best-first search on this core (see :class:`PySearch`)."""
+        return PySearch(self, lost, deal_score, noise)
+
     def expand(
         self,
         node: object,
@@ -312,3 +319,130 @@ def ordered(scored: list[tuple[int, Handle]], noise: Callable[[], float] | None)
         scored = [(score + noise(), handle) for score, handle in scored]
     scored.sort(key=lambda item: -item[0])
     return [handle for _, handle in scored]
+
+
+# What a best-first search's run() answers: paused on its n-th position (expand it next
+# time), won, proven lost (searched to the end), out of budget, or a spread done.
+TICK, WIN, LOST, OPEN, DONE = 0, 1, 2, 3, 4
+
+
+class PySearch:
+    """A best-first search over one core: the tree of positions reached (``parents``, a key
+    to (parent key, handles from it)) and a heap of positions to expand, lowest rank first.
+
+    :meth:`endgame` searches for a win; :meth:`spread` (the beam's layers) also deals a row
+    at every position it expands, into :meth:`dealt`. Both stop after ``max_ticks``
+    positions (``TICK``: the last one is expanded at the next call), so the caller can count
+    and pause; the compiled core's ``Search`` does exactly the same, faster."""
+
+    def __init__(
+        self, core: PyCore, lost: set, deal_score: int, noise: Callable[[], float] | None
+    ) -> None:
+        self.core, self.lost, self.deal_score, self.noise = core, lost, deal_score, noise
+        self.parents: dict = {}
+        self.heap: list = []
+        self.pushed = self.left = 0
+        self.pending: object = None
+        self.won: object = None
+        self.reached: list[tuple] = []
+
+    def root(self, key: tuple) -> None:
+        """Start the tree at ``key`` (the position on the board)."""
+        self.parents[key] = None
+
+    def seed(self, key: tuple, snapshot: object, left: int) -> None:
+        """A new heap holding ``key`` (already in the tree), with ``left`` positions to go."""
+        self.heap, self.pushed, self.left = [(0, 0, key, snapshot)], 0, left
+        self.pending, self.reached = None, []
+
+    def _next(self, ticks: int, max_ticks: int) -> tuple[object, bool]:
+        """Pop the best position onto the board: (its key, True if the pause is due)."""
+        _, _, node, snap = heapq.heappop(self.heap)
+        self.core.restore(snap)
+        if ticks + 1 == max_ticks:
+            self.pending = node
+            return node, True
+        return node, False
+
+    def _push(self, children: list[tuple]) -> None:
+        for rank, child, snapshot in children:
+            self.pushed += 1
+            heapq.heappush(self.heap, (rank, self.pushed, child, snapshot))
+
+    def endgame(self, max_ticks: int) -> tuple[int, int]:
+        """Expand up to ``max_ticks`` positions: (status, positions)."""
+        ticks, core = 0, self.core
+        while True:
+            node, self.pending = self.pending, None
+            if node is None:
+                if not self.heap:
+                    return LOST, ticks
+                self.left -= 1
+                if self.left < 0:
+                    return OPEN, ticks
+                node, due = self._next(ticks, max_ticks)
+                ticks += 1
+                if due:
+                    return TICK, ticks
+            won, children = core.expand(
+                node, self.parents, self.lost, self.deal_score, self.noise, 0, True
+            )
+            if won is not None:
+                self.won = won
+                return WIN, ticks
+            self._push(children)
+
+    def spread(self, max_ticks: int, break_weight: int) -> tuple[int, int]:
+        """As :meth:`endgame` without stopping at a win, and each position expanded deals
+        a row first (:meth:`dealt`); ``DONE`` when the heap or the positions left run out."""
+        ticks, core = 0, self.core
+        while True:
+            node, self.pending = self.pending, None
+            if node is None:
+                if not self.heap or self.left <= 0:
+                    return DONE, ticks
+                self.left -= 1
+                node, due = self._next(ticks, max_ticks)
+                ticks += 1
+                if due:
+                    return TICK, ticks
+            self._deal_into(node, break_weight)
+            _, children = core.expand(
+                node, self.parents, self.lost, self.deal_score, self.noise, break_weight, False
+            )
+            self._push(children)
+
+    def _deal_into(self, node: object, break_weight: int) -> None:
+        core, parents = self.core, self.parents
+        deal = core.deal_move()
+        core.play(deal)
+        played = core.auto_moves()
+        child = core.key()
+        if child not in parents and child not in self.lost:
+            parents[child] = (node, [deal, *played])
+            rank = core.endgame_rank() + break_weight * core.breaks()
+            self.reached.append((rank, child, core.snapshot()))
+        core.undo_all(played)
+        core.undo(deal)
+
+    def dealt(self) -> list[tuple]:
+        """(rank, key, snapshot) of the new positions the last spread dealt, in order."""
+        return self.reached
+
+    def heap_size(self) -> int:
+        return len(self.heap)
+
+    def won_key(self) -> object:
+        return self.won
+
+    def path(self, key: object) -> list:
+        """The handles from the root of the tree to ``key``."""
+        parts = []
+        while self.parents[key] is not None:
+            key, handles = self.parents[key]
+            parts.append(handles)
+        return [h for handles in reversed(parts) for h in handles]
+
+    def mark_lost(self) -> None:
+        """Every position of the tree joins the lost ones."""
+        self.lost.update(self.parents)
