@@ -79,6 +79,7 @@ class SolveResult:
     nodes: int = 0
     seconds: float = 0.0
     stats: dict = field(default_factory=dict)
+    search_seconds: float = 0.0  # the search alone, without shortening the line found
 
     @property
     def decided(self) -> bool:
@@ -480,6 +481,7 @@ def solve(
     clock = _Clock(time_limit, node_limit, stop, progress)
     status, search, runs = _take_turns(game, clock, PORTFOLIO, backend)
     path = search.path if search is not None else []
+    searched = time.perf_counter() - clock.start
     moves = tuple(shorten(game, path)) if status == WINNABLE else ()
     stats = {
         "rounds": sum(run.rounds for run in runs),
@@ -488,7 +490,8 @@ def solve(
         "decided_by": runs.index(search) if search is not None else None,
         "raw_length": len(path),
     }
-    return SolveResult(status, moves, clock.nodes, time.perf_counter() - clock.start, stats)
+    seconds = time.perf_counter() - clock.start
+    return SolveResult(status, moves, clock.nodes, seconds, stats, searched)
 
 
 def _take_turns(
