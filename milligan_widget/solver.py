@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 from .core import BACKEND, make_core
 from .core.python import LOST, OPEN, TICK, WIN, ordered
 from .deadlock import applies as trap_test_applies
-from .deadlock import explain, trapped_cards
+from .deadlock import explain
 from .game import Game
 from .moves import Move
 
@@ -185,7 +185,7 @@ class _Search:
         if tries[0] >= TRAP_PAYS and tries[1] * TRAP_PAYS < tries[0]:
             return False
         tries[0] += 1
-        if trapped_cards(self.core):
+        if self.core.trapped():
             tries[1] += 1
             self.trapped_positions += 1
             self.lost.add(key)

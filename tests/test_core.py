@@ -59,6 +59,7 @@ def measures(core) -> tuple:
 
 def assert_same(c, p) -> None:
     assert measures(c) == measures(p)
+    assert c.trapped_cards() == p.trapped_cards() and c.trapped() == p.trapped()
     cm, pm = c.moves(), p.moves()
     assert [c.move_of(h) for h in cm] == [p.move_of(h) for h in pm]
     assert records(c, cm) == records(p, pm)

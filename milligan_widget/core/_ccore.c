@@ -992,6 +992,235 @@ fail:
 
 static PyTypeObject CoreType;
 
+/* ------------------------------------------------------------------ trapped cards
+ * deadlock.py's fixed point, for the rules where it applies (no reserve, cells or
+ * take-back, King-only spaces, an open deal, run moves): the cards that can never leave
+ * their place. Cards are numbered as there: the columns' cards bottom to top, column by
+ * column, then the stock in dealing order. Its least fixed point does not depend on the
+ * order the cards are visited in, so this gives the same cards as the Python. */
+
+#define NEVER (1 << 30)
+#define TMAX 128
+
+typedef struct {
+    int n, dealt_from, epochs, ncols;
+    uint8_t card[TMAX], column[TMAX];
+    int epoch[TMAX], below_lo[TMAX], above_lo[TMAX], above_hi[TMAX], top_hi[TMAX],
+        carr_lo[TMAX], first[TMAX];
+    uint8_t scarr[TMAX][64], later[TMAX][16], lbreak[TMAX][16], par[TMAX][8];
+    int nscarr[TMAX], nlater[TMAX], nlbreak[TMAX], npar[TMAX];
+    uint8_t need[TMAX][13][4];
+    int nneed[TMAX], need_cnt[TMAX][13];
+    uint8_t incol[8][TMAX], copies[64][8];
+    int nincol[8], ncopies[64];
+} Trap;
+
+static Trap trap; /* the GIL is held throughout: one at a time */
+
+static int may_chain(int lower, int upper) {
+    int gap = (lower >> 2) - (upper >> 2);
+    return gap > 0 && ((upper >> 1) & 1) == (((lower >> 1) & 1) ^ (gap & 1));
+}
+
+static int trap_applies(const Core *s) {
+    return !s->flips && !s->groups && !s->reserve_mode && !s->ncells && !s->takeback &&
+           s->king_only;
+}
+
+static void trap_columns(Trap *T, const Core *s) {
+    int n = 0, br[TMAX];
+    for (int i = 0; i < s->ncols; i++) {
+        const uint8_t *col = s->cols[i];
+        int L = s->len[i], start = n, end = n + L, base = start;
+        if (L) br[L - 1] = end;
+        for (int j = L - 2; j >= 0; j--) br[j] = fits(col[j + 1], col[j]) ? br[j + 1] : start + j + 1;
+        for (int j = 0; j < L; j++, n++) {
+            if (j && !fits(col[j], col[j - 1])) base = n;
+            T->card[n] = col[j];
+            T->column[n] = (uint8_t)i;
+            T->epoch[n] = 0;
+            T->below_lo[n] = start;
+            T->above_lo[n] = br[j];
+            T->above_hi[n] = end;
+            T->top_hi[n] = end;
+            T->carr_lo[n] = base;
+        }
+    }
+    T->dealt_from = n;
+    T->epochs = 0;
+    for (int k = 0; k < s->decklen - s->pos; k++, n++) {
+        T->card[n] = s->deck[s->pos + k];
+        T->column[n] = (uint8_t)(k % s->ncols);
+        T->epoch[n] = k / s->ncols + 1;
+        T->below_lo[n] = n; /* nothing certainly under it: what it lands on is not known */
+        T->above_lo[n] = T->above_hi[n] = 0;
+        T->top_hi[n] = n + 1;
+        T->carr_lo[n] = n;
+        if (T->epoch[n] > T->epochs) T->epochs = T->epoch[n];
+    }
+    T->n = n;
+    T->ncols = s->ncols;
+}
+
+static void trap_relations(Trap *T) {
+    memset(T->nincol, 0, sizeof T->nincol);
+    memset(T->ncopies, 0, sizeof T->ncopies);
+    for (int t = 0; t < T->n; t++) {
+        T->incol[T->column[t]][T->nincol[T->column[t]]++] = (uint8_t)t;
+        if (T->ncopies[T->card[t]] < 8) T->copies[T->card[t]][T->ncopies[T->card[t]]++] = (uint8_t)t;
+    }
+    for (int t = 0; t < T->n; t++) {
+        int c = T->column[t];
+        T->nlater[t] = T->nlbreak[t] = 0;
+        for (int q = 0; q < T->nincol[c]; q++) {
+            int u = T->incol[c][q];
+            if (u < T->dealt_from || u <= t || T->nlater[t] >= 16) continue;
+            T->later[t][T->nlater[t]++] = (uint8_t)u;
+            if (!may_chain(T->card[t], T->card[u])) T->lbreak[t][T->nlbreak[t]++] = (uint8_t)u;
+        }
+        T->nscarr[t] = 0;
+        if (t < T->dealt_from) continue;
+        int rank = T->card[t] >> 2, colour = (T->card[t] >> 1) & 1;
+        for (int gap = 1; gap <= KING - rank; gap++) {
+            int suit0 = (colour ^ (gap & 1)) ? 2 : 0;
+            for (int suit = suit0; suit < suit0 + 2; suit++) {
+                int code = (rank + gap) * 4 + suit;
+                for (int q = 0; q < T->ncopies[code]; q++) {
+                    int w = T->copies[code][q];
+                    if (T->epoch[w] < T->epoch[t] && T->nscarr[t] < 64)
+                        T->scarr[t][T->nscarr[t]++] = (uint8_t)w;
+                }
+            }
+        }
+    }
+}
+
+static inline int beneath(const Trap *T, int t, int u) { return T->below_lo[t] <= u && u < t; }
+
+static void trap_needs(Trap *T, const Core *s) {
+    int home[4] = {0, 0, 0, 0};
+    for (int p = 0; p < s->nfound; p++)
+        if (s->found[p] > home[s->fsuit[p]]) home[s->fsuit[p]] = s->found[p];
+    for (int t = 0; t < T->n; t++) {
+        int code = T->card[t], rank = code >> 2, suit = code & 3;
+        T->nneed[t] = 0;
+        for (int r = home[suit]; r < rank; r++) {
+            int k = T->nneed[t]++, lower = r * 4 + suit;
+            T->need_cnt[t][k] = 0;
+            for (int q = 0; q < T->ncopies[lower]; q++) {
+                int u = T->copies[lower][q];
+                if (!beneath(T, t, u) && T->need_cnt[t][k] < 4) T->need[t][k][T->need_cnt[t][k]++] = (uint8_t)u;
+            }
+        }
+        T->npar[t] = 0;
+        if (rank == KING) continue;
+        int other0 = (code & 2) ? 0 : 2;
+        for (int other = other0; other < other0 + 2; other++) {
+            int higher = (rank + 1) * 4 + other;
+            for (int q = 0; q < T->ncopies[higher]; q++) {
+                int u = T->copies[higher][q];
+                if (!beneath(T, t, u) && T->npar[t] < 8) T->par[t][T->npar[t]++] = (uint8_t)u;
+            }
+        }
+    }
+}
+
+static int trap_clear(const Trap *T, int t, int e) {
+    for (int u = t + 1; u < T->top_hi[t]; u++)
+        if (T->first[u] > e) return 0;
+    for (int q = 0; q < T->nlater[t]; q++) {
+        int u = T->later[t][q];
+        if (T->epoch[u] <= e && T->first[u] > e) return 0;
+    }
+    return 1;
+}
+
+static int trap_home(const Trap *T, int t, int e) {
+    if (!trap_clear(T, t, e)) return 0;
+    for (int k = 0; k < T->nneed[t]; k++) {
+        int any = 0;
+        for (int q = 0; q < T->need_cnt[t][k] && !any; q++) any = T->first[T->need[t][k][q]] <= e;
+        if (!any) return 0;
+    }
+    return 1;
+}
+
+static int trap_king_space(const Trap *T, int t, int e) {
+    for (int c = 0; c < T->ncols; c++) {
+        if (c == T->column[t]) continue;
+        int empty = 1;
+        for (int q = 0; q < T->nincol[c] && empty; q++) {
+            int u = T->incol[c][q];
+            empty = T->epoch[u] > e || T->first[u] <= e;
+        }
+        if (empty) return 1;
+    }
+    return 0;
+}
+
+static int way_out(const Trap *T, int t, int e) {
+    for (int u = T->above_lo[t]; u < T->above_hi[t]; u++)
+        if (T->first[u] > e) return 0;
+    for (int q = 0; q < T->nlbreak[t]; q++) {
+        int u = T->lbreak[t][q];
+        if (T->epoch[u] <= e && e < T->first[u]) return 0;
+    }
+    if (trap_home(T, t, e)) return 1;
+    for (int q = 0; q < T->npar[t]; q++) {
+        int p = T->par[t][q];
+        if (T->epoch[p] <= e && (T->first[p] <= e || trap_clear(T, p, e))) return 1;
+    }
+    for (int w = T->carr_lo[t]; w < t; w++)
+        if (T->first[w] <= e) return 1;
+    for (int q = 0; q < T->nscarr[t]; q++)
+        if (T->first[T->scarr[t][q]] <= e) return 1;
+    return T->card[t] >> 2 == KING && trap_king_space(T, t, e);
+}
+
+/* the trapped cards' numbers into T->first (NEVER); returns how many */
+static int trapped_count(const Core *s) {
+    Trap *T = &trap;
+    if (!trap_applies(s) || s->total + 8 > TMAX) return 0;
+    trap_columns(T, s);
+    trap_relations(T);
+    trap_needs(T, s);
+    for (int t = 0; t < T->n; t++) T->first[t] = NEVER;
+    for (int e = 0; e <= T->epochs; e++) {
+        for (int changed = 1; changed;) {
+            changed = 0;
+            for (int t = T->n - 1; t >= 0; t--)
+                if (T->first[t] > e && e >= T->epoch[t] && way_out(T, t, e)) {
+                    T->first[t] = e;
+                    changed = 1;
+                }
+        }
+    }
+    int count = 0;
+    for (int t = 0; t < T->n; t++) count += T->first[t] == NEVER;
+    return count;
+}
+
+static PyObject *Core_trapped(Core *s, PyObject *unused) {
+    return PyBool_FromLong(trapped_count(s) > 0);
+}
+
+static PyObject *Core_trapped_cards(Core *s, PyObject *unused) {
+    int count = trapped_count(s);
+    PyObject *list = PyList_New(0);
+    if (!list || !count) return list;
+    for (int t = 0; t < trap.n; t++) {
+        if (trap.first[t] != NEVER) continue;
+        PyObject *item = Py_BuildValue("(iii)", trap.card[t], trap.column[t], trap.epoch[t]);
+        if (!item || PyList_Append(list, item) < 0) {
+            Py_XDECREF(item);
+            Py_DECREF(list);
+            return NULL;
+        }
+        Py_DECREF(item);
+    }
+    return list;
+}
+
 /* ------------------------------------------------------------------ best-first search
  * Search mirrors core/python.py's PySearch: a tree of the positions reached (a hash table
  * of keys, each with its parent and the handles from it) and a heap of positions to expand,
@@ -1480,6 +1709,8 @@ static PyMethodDef Core_methods[] = {
     {"breaks", (PyCFunction)Core_breaks, METH_NOARGS, "Breaks in the columns."},
     {"state", (PyCFunction)Core_state, METH_NOARGS, "Every pile, the runs and the stock."},
     {"expand", (PyCFunction)Core_expand, METH_VARARGS, "The new children of the position."},
+    {"trapped", (PyCFunction)Core_trapped, METH_NOARGS, "Is a card trapped for good?"},
+    {"trapped_cards", (PyCFunction)Core_trapped_cards, METH_NOARGS, "(card, column, epoch)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable
 
+from ..deadlock import trapped_cards
 from ..moves import ANY_FOUNDATION, DEAL, Move, make_move
 from ..position import (
     COLUMN_TO_COLUMN,
@@ -83,6 +84,15 @@ class PyCore:
         return cols, found, p.dealt, reserve, cells, p.runs, p.stock_codes
 
     # -- measures -----------------------------------------------------------------------
+
+    def trapped_cards(self) -> list[tuple[int, int, int]]:
+        """(card, column, epoch it lands) of the cards that can never leave their place (see
+        :func:`milligan_widget.deadlock.trapped_cards`)."""
+        return trapped_cards(self.position)
+
+    def trapped(self) -> bool:
+        """Is any card trapped for good (the position lost, see :mod:`..deadlock`)?"""
+        return bool(trapped_cards(self.position))
 
     def won(self) -> bool:
         return sum(self.position.live_foundations) == self.total
