@@ -463,29 +463,23 @@ static int cards_home(const Core *s) {
 }
 
 static int cover_score(const Core *s) {
-    int total = 0, cache[128];
-    memset(cache, -1, sizeof cache);
-    for (int p = 0; p < s->nfound; p++) {
-        int h = s->found[p];
-        if (h >= 13) continue;
-        int card = h * 4 + s->fsuit[p];
-        if (cache[card] < 0) {
-            int depth = 99;
-            for (int j = 0; j < s->ncols; j++)
-                for (int t = 0; t < s->len[j]; t++) {
-                    int c = s->cols[j][t];
-                    if ((c == card || c == card + HIDDEN) && s->len[j] - t - 1 < depth)
-                        depth = s->len[j] - t - 1;
-                }
-            for (int t = s->rlen - 1; t >= 0; t--)
-                if (s->reserve[t] == card) {
-                    if (s->rlen - 1 - t < depth) depth = s->rlen - 1 - t;
-                    break;
-                }
-            cache[card] = depth;
+    /* one pass over the cards: the depth of the shallowest copy (face up or down) of each
+       card a foundation needs next */
+    int depth[64], total = 0;
+    for (int c = 0; c < 64; c++) depth[c] = -1;
+    for (int p = 0; p < s->nfound; p++)
+        if (s->found[p] < 13) depth[s->found[p] * 4 + s->fsuit[p]] = 99;
+    for (int j = 0; j < s->ncols; j++)
+        for (int t = 0, L = s->len[j]; t < L; t++) {
+            int c = s->cols[j][t] & 63;
+            if (depth[c] > L - t - 1) depth[c] = L - t - 1;
         }
-        total += cache[card];
+    for (int t = 0; t < s->rlen; t++) { /* the cards above it in the reserve */
+        int c = s->reserve[t] & 63;
+        if (depth[c] > s->rlen - 1 - t) depth[c] = s->rlen - 1 - t;
     }
+    for (int p = 0; p < s->nfound; p++)
+        if (s->found[p] < 13) total += depth[s->found[p] * 4 + s->fsuit[p]];
     return total;
 }
 
@@ -1277,8 +1271,17 @@ static int grow(void **buf, size_t *cap, size_t need, size_t item) {
 }
 
 static uint64_t hash_bytes(const uint8_t *b, int n) {
-    uint64_t h = 1469598103934665603ULL;
-    for (int i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ULL;
+    /* eight bytes at a time, multiply and fold (keys are about 120 bytes) */
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)n, w;
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&w, b + i, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
+    }
+    for (; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
     return h ^ (h >> 29);
 }
 
