@@ -5,6 +5,9 @@ built next to its source, shipped in the wheel, and the wheel is tagged for this
 platform. Without them, or with ``MILLIGAN_WIDGET_PURE=1`` in the environment (as for
 Pyodide), the build goes on as pure Python (``py3-none-any``): the package then runs on its
 pure-Python core. Only the standard library is needed.
+
+After changing the C source in an editable install, ``python hatch_build.py`` builds it again
+in place (as ``pip install -e .`` does).
 """
 
 from __future__ import annotations
@@ -15,8 +18,6 @@ import subprocess
 import sys
 import sysconfig
 from pathlib import Path
-
-from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 SOURCE = Path("milligan_widget") / "core" / "_ccore.c"
 
@@ -52,6 +53,13 @@ def build_extension(root: Path) -> Path:
     if done.returncode != 0:
         raise OSError(done.stderr.strip() or done.stdout.strip() or "the compiler failed")
     return target
+
+
+if __name__ == "__main__":
+    print(build_extension(Path(__file__).resolve().parent))
+    sys.exit()
+
+from hatchling.builders.hooks.plugin.interface import BuildHookInterface  # noqa: E402
 
 
 class CustomBuildHook(BuildHookInterface):
