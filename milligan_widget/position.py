@@ -93,6 +93,7 @@ class Position:
         "_reserve_mode",
         "_rules",
         "_runs",
+        "_tableau",
     )
 
     def _configure(self, rules: Rules) -> None:
@@ -113,6 +114,7 @@ class Position:
         per_suit = rules.decks
         self._fsuit = tuple(p // per_suit for p in range(self._nfound))
         self._fpiles = tuple(tuple(range(s * per_suit, (s + 1) * per_suit)) for s in range(4))
+        self._tableau = b""  # the columns of the last search_key, for buried_next
 
     def _exact_key(self) -> tuple:
         return (
@@ -228,6 +230,83 @@ class Position:
         """Every legal move, in the order of ``Game.legal_moves``, with its action record."""
         resolve = self._resolve
         return [(move, resolve(move)) for move in self._generate()]
+
+    def search_key(self) -> tuple[bytes, int]:
+        """A compact key for a search's tables: (bytes, cards dealt). Column order counts
+        only while rows are still to be dealt (each lands on given columns); the two piles of
+        a suit count in either order, and so do the cells.
+
+        >>> from milligan_widget import Game
+        >>> Game.new(8).search_key()[1]
+        0
+        """
+        cols = list(map(bytes, self._cols))
+        if self._pos >= len(self._deck):
+            cols.sort()
+        self._tableau = tableau = b"\xff".join(cols)
+        f = self._found
+        if len(f) == 8:  # the two piles of a suit in either order: sum and difference
+            a, b, c, d, e, h, i, j = f
+            heights = bytes(
+                (a + b, abs(a - b), c + d, abs(c - d), e + h, abs(e - h), i + j, abs(i - j))
+            )
+        else:
+            heights = bytes(f)
+        key = tableau + b"|" + heights + bytes(self._reserve)
+        if self._ncells:
+            key += b"|" + bytes(sorted(c & 0xFF for c in self._cells))
+        return key, self._pos
+
+    def buried_next(self) -> int:
+        """How deep the cards the foundations need next are buried, summed over the piles
+        (0: all free; 99 for a card not in the columns or the reserve), in the position of
+        the last :meth:`search_key`."""
+        tableau, reserve = self._tableau, self._reserve
+        total, depths = 0, {}
+        for height, suit in zip(self._found, self._fsuit, strict=True):
+            if height < 13:
+                card = height * 4 + suit
+                depth = depths.get(card)
+                if depth is None:
+                    depth = 99
+                    for code in (card, card + HIDDEN) if self._flips else (card,):
+                        at = tableau.find(code)
+                        while at >= 0:  # each copy: the cards above it, up to the separator
+                            end = tableau.find(255, at)
+                            depth = min(depth, (len(tableau) if end < 0 else end) - at - 1)
+                            at = tableau.find(code, at + 1)
+                    if card in reserve:
+                        depth = min(depth, reserve[::-1].index(card))
+                    depths[card] = depth
+                total += depth
+        return total
+
+    def apply_safe_home_moves(self) -> list[tuple[Move, tuple]]:
+        """Play safe foundation moves (the rule of :meth:`safe_to_home`) until none is left,
+        without a game's history; return (move, action) for each, to undo them with
+        :meth:`unapply_action`, last first."""
+        found, fsuit, safe, cols = self._found, self._fsuit, self._safe_home, self._cols
+        played = []
+        while True:
+            ready = {h * 4 + s for h, s in zip(found, fsuit, strict=True) if h < 13}
+            for i, col in enumerate(cols):  # the common case, without the generator
+                if col and col[-1] in ready and safe(col[-1]):
+                    move = _TO_FOUNDATION[i]
+                    break
+            else:
+                move = self._safe_elsewhere(ready) if self._reserve or self._ncells else None
+                if move is None:
+                    return played
+            action = self._resolve(move)
+            self._apply(action)
+            played.append((move, action))
+
+    def _safe_elsewhere(self, ready: set[int]) -> Move | None:
+        """A move sending a safe card home from the reserve or a cell, or ``None``."""
+        for source, card in self._free_cards():
+            if card in ready and self._safe_home(card):
+                return make_move(source, ANY_FOUNDATION, None)
+        return None
 
     # ------------------------------------------------------------------ for searches
     # Live views for a search's hot loop (milligan_widget.search_core): the position's own

@@ -17,7 +17,7 @@ import heapq
 from collections.abc import Callable
 
 from ..deadlock import trapped_cards
-from ..moves import ANY_FOUNDATION, DEAL, Move, make_move
+from ..moves import DEAL, Move
 from ..position import (
     COLUMN_TO_COLUMN,
     COLUMN_TO_FOUNDATION,
@@ -48,14 +48,12 @@ class PyCore:
         self.rules: Rules = rules
         self.total = rules.card_count
         self.ncols = rules.columns
-        self.two_decks = rules.decks == 2
-        self.flips = rules.deal == "face-down"
-        self.has_cells = bool(rules.cells)
         self.fsuit = p.foundation_suit_codes
-        self.tableau = b""
         self._apply, self._unapply = p.apply_action, p.unapply_action
         self.snapshot = p.snapshot
         self.restore = p.restore
+        self.key = p.search_key  # column order counts only while rows are to be dealt
+        self.auto_moves = p.apply_safe_home_moves  # safe foundation moves, until none is left
 
     # -- the engine interface, for the trapped-card test --------------------------------
 
@@ -107,55 +105,11 @@ class PyCore:
         """Rows still to deal, a short last one too."""
         return -(-self.position.stock_left // self.ncols)
 
-    def key(self) -> tuple[bytes, int]:
-        """A compact key: column order counts only while rows are still to be dealt. The
-        columns' bytes stay in ``self.tableau`` for :meth:`cover_score`."""
-        p = self.position
-        cols = list(map(bytes, p.live_columns))
-        if not p.stock_left:
-            cols.sort()
-        self.tableau = tableau = b"\xff".join(cols)
-        f = p.live_foundations
-        if self.two_decks:  # the two piles of a suit in either order: sum and difference
-            a, b, c, d, e, h, i, j = f
-            heights = bytes(
-                (a + b, abs(a - b), c + d, abs(c - d), e + h, abs(e - h), i + j, abs(i - j))
-            )
-        else:
-            heights = bytes(f)
-        key = tableau + b"|" + heights + bytes(p.live_reserve)
-        if self.has_cells:
-            key += b"|" + bytes(sorted(c & 0xFF for c in p.live_cells))
-        return key, p.dealt
-
-    def cover_score(self) -> int:
-        """How deep the cards the foundations need next are buried (0: all free), in the
-        position :meth:`key` was last called on."""
-        p, tableau = self.position, self.tableau
-        reserve = p.live_reserve
-        total, depths = 0, {}
-        for height, suit in zip(p.live_foundations, self.fsuit, strict=True):
-            if height < 13:
-                card = height * 4 + suit
-                depth = depths.get(card)
-                if depth is None:
-                    depth = 99
-                    for code in (card, card + HIDDEN) if self.flips else (card,):
-                        at = tableau.find(code)
-                        while at >= 0:  # each copy: the cards above it, up to the separator
-                            end = tableau.find(255, at)
-                            depth = min(depth, (len(tableau) if end < 0 else end) - at - 1)
-                            at = tableau.find(code, at + 1)
-                    if card in reserve:
-                        depth = min(depth, reserve[::-1].index(card))
-                    depths[card] = depth
-                total += depth
-        return total
-
     def endgame_rank(self) -> int:
         """Lower is searched first: cards away from home, then how buried the next ones are
         (after :meth:`key`)."""
-        return (self.total - sum(self.position.live_foundations)) * 8 + self.cover_score()
+        p = self.position
+        return (self.total - sum(p.live_foundations)) * 8 + p.buried_next()
 
     def breaks(self) -> int:
         """Cards that do not fit on the card below them (a column's bottom card counts)."""
@@ -238,36 +192,6 @@ class PyCore:
     def exposure_score(self, card: int) -> int:
         """Uncovering ``card``: good if it can go home, better the lower it is."""
         return 20 - (card >> 2) + (40 if self.position.foundation_for(card) is not None else 0)
-
-    def auto_moves(self) -> list[Handle]:
-        """Play safe foundation moves until none is left; return their handles.
-
-        The rule is :meth:`Game.safe_foundation_moves`'s: every pile of the card's suit ready
-        for it or past it, and every card of the other colour one rank lower home."""
-        p = self.position
-        found, fsuit, safe = p.live_foundations, self.fsuit, p.safe_to_home
-        played = []
-        while True:
-            ready = {h * 4 + s for h, s in zip(found, fsuit, strict=True) if h < 13}
-            for i, col in enumerate(p.live_columns):  # the common case, without the generator
-                if col and col[-1] in ready and safe(col[-1]):
-                    move = make_move(i, ANY_FOUNDATION, None)
-                    break
-            else:
-                move = self.safe_source(ready) if p.live_reserve or self.has_cells else None
-                if move is None:
-                    return played
-            action = p.action(move)
-            p.apply_action(action)
-            played.append((move, action))
-
-    def safe_source(self, ready: set[int]) -> Move | None:
-        """A move sending a safe card home from the reserve or a cell, or ``None``."""
-        p = self.position
-        for source, card in p.free_cards():
-            if card in ready and p.safe_to_home(card):
-                return make_move(source, ANY_FOUNDATION, None)
-        return None
 
     def undo_all(self, played: list[Handle]) -> None:
         unapply = self.position.unapply_action
