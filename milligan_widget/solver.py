@@ -34,6 +34,10 @@ position late in the deal with a card that can never leave its place is lost at 
 with columns in any order once the stock is empty, and a whole column never moves into an
 empty one after the stock is gone.
 
+The solver sees a position only through the search interface of :mod:`milligan_widget.core`:
+a compiled core where the extension is built (:data:`backend` ``"c"``), else the pure-Python
+one (``"python"``); both search alike, position for position.
+
 >>> from milligan_widget import Game
 >>> result = solve(Game.new(8), time_limit=10)
 >>> result.status, len(result.moves) > 100
