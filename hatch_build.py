@@ -47,11 +47,14 @@ def build_extension(root: Path) -> Path:
     source = root / SOURCE
     if target.exists() and target.stat().st_mtime >= source.stat().st_mtime:
         return target
+    built = target.with_name(target.name + ".part")  # then renamed: a loaded copy stays whole
     done = subprocess.run(
-        compile_command(source, target), capture_output=True, text=True, timeout=300
+        compile_command(source, built), capture_output=True, text=True, timeout=300
     )
     if done.returncode != 0:
+        built.unlink(missing_ok=True)
         raise OSError(done.stderr.strip() or done.stdout.strip() or "the compiler failed")
+    os.replace(built, target)
     return target
 
 

@@ -7,7 +7,11 @@ The solver on the compiled core must search exactly as on the Python one, agree 
 exhaustive search on small positions, and its wins must replay through ``Game``.
 """
 
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import Phase, given, settings
@@ -19,8 +23,9 @@ from milligan_widget.rules import PRESETS
 from milligan_widget.solver import UNWINNABLE, WINNABLE, solve
 from tests.test_solver import assert_wins, exhaustive, small_endgame
 
-pytestmark = pytest.mark.skipif("c" not in AVAILABLE, reason="the C extension is not built")
+needs_c = pytest.mark.skipif("c" not in AVAILABLE, reason="the C extension is not built")
 
+ROOT = Path(__file__).resolve().parent.parent
 RULES = list(PRESETS)  # every preset, and any added later
 # A game of random play does not shrink to anything smaller worth the minutes it takes: a
 # failure is shown as it was found (its seed and the step it failed at are in the report).
@@ -153,6 +158,7 @@ def random_play(start: Game, steps: int, rng: random.Random, dealing: float = 0.
         assert piles(c.state()) == piles(make_core(game, "python").state())
 
 
+@needs_c
 @pytest.mark.parametrize("rules", RULES)
 @settings(max_examples=4, deadline=None, phases=NO_SHRINK)
 @given(seed=st.integers(1, 10**9), moves=st.randoms(use_true_random=False))
@@ -161,6 +167,7 @@ def test_random_play_agrees_at_every_step(rules, seed, moves):
     random_play(Game.new(seed, rules), 160, moves, dealing=0.6)  # to the endgame sooner
 
 
+@needs_c
 @pytest.mark.parametrize("rules", [r for r in RULES if small_endgame_fits(r)])
 @settings(max_examples=6, deadline=None, phases=NO_SHRINK)
 @given(moves=st.randoms(use_true_random=False))
@@ -170,6 +177,7 @@ def test_random_play_in_small_endgames_agrees(rules, moves):
     random_play(small_endgame(moves, rules, tight=moves.random() < 0.5), 120, moves)
 
 
+@needs_c
 @pytest.mark.parametrize("rules", RULES)
 def test_a_snapshot_restores_exactly(rules):
     game = Game.new(5, rules)
@@ -181,6 +189,7 @@ def test_a_snapshot_restores_exactly(rules):
     assert c.state() == make_core(game, "python").state()
 
 
+@needs_c
 @pytest.mark.parametrize("rules", RULES)
 def test_the_solver_searches_alike_on_both_cores(rules):
     """Same positions, same verdict, same line, same statistics, move for move."""
@@ -193,6 +202,7 @@ def test_the_solver_searches_alike_on_both_cores(rules):
             assert_wins(game, c.moves)
 
 
+@needs_c
 @pytest.mark.parametrize(
     "rules", ["classic", "strict", "single-card", "millie", "imperial-guards", "milligan-cell"]
 )
@@ -207,6 +217,7 @@ def test_c_verdicts_agree_with_exhaustive_search(rules):
             assert_wins(game, result.moves)
 
 
+@needs_c
 @pytest.mark.parametrize("rules", RULES)
 def test_c_wins_replay_through_game(rules):
     for deal in (8, 3):
@@ -216,7 +227,14 @@ def test_c_wins_replay_through_game(rules):
             assert_wins(game, result.moves)
 
 
-def test_the_backend_is_named():
+def test_the_backend_is_named_and_the_environment_can_force_the_fallback():
     from milligan_widget import solver
 
     assert solver.backend == BACKEND and BACKEND in AVAILABLE
+    assert AVAILABLE[-1] == "python"  # the fallback is always there
+    code = "import milligan_widget.solver as s; print(s.backend)"
+    env = dict(os.environ, MILLIGAN_WIDGET_BACKEND="python", PYTHONPATH=str(ROOT))
+    shown = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert shown.stdout.strip() == "python", shown.stderr
+    with pytest.raises(ValueError, match="not available"):
+        make_core(Game.new(1), "fortran")

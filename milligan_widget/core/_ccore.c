@@ -1199,12 +1199,17 @@ static PyObject *Core_trapped(Core *s, PyObject *unused) {
 }
 
 static PyObject *Core_trapped_cards(Core *s, PyObject *unused) {
-    int count = trapped_count(s);
+    int count = trapped_count(s), found[TMAX][3], n = 0;
+    for (int t = 0; t < trap.n && n < count; t++) /* copied first: trap is shared */
+        if (trap.first[t] == NEVER) {
+            found[n][0] = trap.card[t];
+            found[n][1] = trap.column[t];
+            found[n++][2] = trap.epoch[t];
+        }
     PyObject *list = PyList_New(0);
     if (!list || !count) return list;
-    for (int t = 0; t < trap.n; t++) {
-        if (trap.first[t] != NEVER) continue;
-        PyObject *item = Py_BuildValue("(iii)", trap.card[t], trap.column[t], trap.epoch[t]);
+    for (int t = 0; t < n; t++) {
+        PyObject *item = Py_BuildValue("(iii)", found[t][0], found[t][1], found[t][2]);
         if (!item || PyList_Append(list, item) < 0) {
             Py_XDECREF(item);
             Py_DECREF(list);
