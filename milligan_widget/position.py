@@ -227,7 +227,12 @@ class Position:
         return rank <= 1 or all(found[p] >= rank for s in other for p in fpiles[s])
 
     def moves_and_actions(self) -> list[tuple[Move, tuple]]:
-        """Every legal move, in the order of ``Game.legal_moves``, with its action record."""
+        """Every legal move, in the order of ``Game.legal_moves``, with its action record.
+
+        >>> from milligan_widget import Game
+        >>> Game.new(8).moves_and_actions()[0][0]
+        Move('d')
+        """
         resolve = self._resolve
         return [(move, resolve(move)) for move in self._generate()]
 
@@ -237,8 +242,8 @@ class Position:
         a suit count in either order, and so do the cells.
 
         >>> from milligan_widget import Game
-        >>> Game.new(8).search_key()[1]
-        0
+        >>> Game.new(8).search_key()[1]  # the opening row came from the deck too
+        8
         """
         cols = list(map(bytes, self._cols))
         if self._pos >= len(self._deck):
@@ -284,7 +289,13 @@ class Position:
     def apply_safe_home_moves(self) -> list[tuple[Move, tuple]]:
         """Play safe foundation moves (the rule of :meth:`safe_to_home`) until none is left,
         without a game's history; return (move, action) for each, to undo them with
-        :meth:`unapply_action`, last first."""
+        :meth:`unapply_action`, last first.
+
+        >>> from milligan_widget.lessons import stage
+        >>> game = stage({1: "AC", 2: "AC 2C"}, rules="millie")  # 2♣ waits for the other A♣
+        >>> [str(move) for move, _ in game.apply_safe_home_moves()]
+        ['1>f']
+        """
         found, fsuit, safe, cols = self._found, self._fsuit, self._safe_home, self._cols
         played = []
         while True:
@@ -340,7 +351,8 @@ class Position:
 
     @property
     def dealt(self) -> int:
-        """Cards dealt from the stock since this position's start (a search key's part)."""
+        """Cards taken from this position's deck so far, the opening deal's too (0 for a copy
+        made with ``Game.copy(history=False)``); part of a search key."""
         return self._pos
 
     def free_cards(self) -> list[tuple[int, int]]:
