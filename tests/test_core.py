@@ -238,3 +238,30 @@ def test_the_backend_is_named_and_the_environment_can_force_the_fallback():
     assert shown.stdout.strip() == "python", shown.stderr
     with pytest.raises(ValueError, match="not available"):
         make_core(Game.new(1), "fortran")
+
+
+def test_without_the_extension_the_pure_core_runs():
+    """Where the extension cannot load (Pyodide, no compiler), the package falls back."""
+    code = (
+        "import sys; sys.modules['milligan_widget.core._ccore'] = None\n"
+        "from milligan_widget import Game, solver\n"
+        "from milligan_widget.core import AVAILABLE\n"
+        "r = solver.solve(Game.new(8), time_limit=30)\n"
+        "print(solver.backend, AVAILABLE, r.status)"
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("MILLIGAN_WIDGET_BACKEND", None)
+    shown = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert shown.stdout.split() == ["python", "('python',)", "winnable"], shown.stderr
+
+
+@needs_c
+def test_the_extension_is_built_from_the_current_source():
+    from milligan_widget.core import _ccore
+
+    source = ROOT / "milligan_widget" / "core" / "_ccore.c"
+    built = Path(_ccore.__file__)
+    if source.exists() and built.parent == source.parent:
+        assert built.stat().st_mtime >= source.stat().st_mtime, (
+            "the C core is older than its source: run `python hatch_build.py`"
+        )
