@@ -27,8 +27,8 @@ import os
 from collections.abc import Callable, Hashable
 from typing import Protocol
 
+from ..game import Game
 from ..moves import Move
-from ..position import Position
 from ..rules import Rules
 from .python import PyCore
 
@@ -90,7 +90,7 @@ class SearchCore(Protocol):
         """The new children of the position on the board (see :meth:`PyCore.expand`)."""
 
 
-def make_core(position: Position, backend: str | None = None) -> SearchCore:
+def make_core(position: Game, backend: str | None = None) -> SearchCore:
     """A private copy of ``position`` behind the search interface, in ``backend`` (default
     :data:`BACKEND`)."""
     backend = BACKEND if backend is None else backend

@@ -17,6 +17,7 @@ import heapq
 from collections.abc import Callable
 
 from ..deadlock import trapped_cards
+from ..game import Game
 from ..moves import DEAL, Move
 from ..position import (
     COLUMN_TO_COLUMN,
@@ -29,7 +30,6 @@ from ..position import (
     RESERVE_TO_COLUMN,
     RESERVE_TO_FOUNDATION,
     TURN_UP,
-    Position,
 )
 from ..rules import Rules
 
@@ -42,7 +42,7 @@ class PyCore:
 
     backend = "python"
 
-    def __init__(self, position: Position) -> None:
+    def __init__(self, position: Game) -> None:
         self.position = p = position.copy(history=False)
         rules = p.rules
         self.rules: Rules = rules
