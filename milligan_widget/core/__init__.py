@@ -58,24 +58,61 @@ class SearchCore(Protocol):
         """A key for the transposition tables: column order counts only while rows are to be
         dealt; the same-suit foundations and the cells in any order."""
 
-    def snapshot(self) -> Hashable: ...
-    def restore(self, snapshot: Hashable) -> None: ...
-    def moves(self) -> list: ...
-    def scored_moves(self, deal_score: int) -> list[tuple[int, object]]: ...
-    def play(self, handle: object) -> None: ...
-    def undo(self, handle: object) -> None: ...
-    def auto_moves(self) -> list: ...
-    def undo_all(self, handles: list) -> None: ...
-    def deal_move(self) -> object: ...
-    def is_deal(self, handle: object) -> bool: ...
-    def move_of(self, handle: object) -> Move: ...
-    def won(self) -> bool: ...
-    def cards_home(self) -> int: ...
-    def stock_left(self) -> int: ...
-    def rows_left(self) -> int: ...
-    def endgame_rank(self) -> int: ...
-    def breaks(self) -> int: ...
-    def trapped(self) -> bool: ...
+    def snapshot(self) -> Hashable:
+        """The piles in a compact form, for :meth:`restore`."""
+
+    def restore(self, snapshot: Hashable) -> None:
+        """Put back the piles of a snapshot of this core."""
+
+    def moves(self) -> list:
+        """Handles of every legal move, in the order of ``Game.legal_moves``."""
+
+    def scored_moves(self, deal_score: int) -> list[tuple[int, object]]:
+        """(score, handle) of the moves worth trying, in :meth:`moves`' order; higher first
+        (a deal scores ``deal_score``)."""
+
+    def play(self, handle: object) -> None:
+        """Play a move on the board."""
+
+    def undo(self, handle: object) -> None:
+        """Take back the move just played."""
+
+    def auto_moves(self) -> list:
+        """Play safe foundation moves until none is left; their handles."""
+
+    def undo_all(self, handles: list) -> None:
+        """Take back handles played in order, last first."""
+
+    def deal_move(self) -> object:
+        """The handle of dealing a row (the stock must have cards)."""
+
+    def is_deal(self, handle: object) -> bool:
+        """Does the handle deal a row?"""
+
+    def move_of(self, handle: object) -> Move:
+        """The move a handle plays, to replay through ``Game.play``."""
+
+    def won(self) -> bool:
+        """Are all cards home?"""
+
+    def cards_home(self) -> int:
+        """Cards on the foundations."""
+
+    def stock_left(self) -> int:
+        """Cards still in the stock."""
+
+    def rows_left(self) -> int:
+        """Rows still to deal, a short last one too."""
+
+    def endgame_rank(self) -> int:
+        """Lower is searched first: cards away from home, then how buried the next ones are
+        (in the position of the last :meth:`key`)."""
+
+    def breaks(self) -> int:
+        """Cards that do not fit on the card below them."""
+
+    def trapped(self) -> bool:
+        """Is a card trapped for good (:mod:`milligan_widget.deadlock`)?"""
 
     def expand(
         self,
@@ -88,6 +125,14 @@ class SearchCore(Protocol):
         stop_at_win: bool,
     ) -> tuple[tuple | None, list[tuple]]:
         """The new children of the position on the board (see :meth:`PyCore.expand`)."""
+
+
+    def search(
+        self, lost: set, deal_score: int, noise: Callable[[], float] | None
+    ) -> object:
+        """A best-first search on this core: the endgame's and the beam's, with a tree of
+        the positions reached and a heap (see :class:`~milligan_widget.core.python.PySearch`,
+        whose methods the compiled ``Search`` has too)."""
 
 
 def make_core(position: Game, backend: str | None = None) -> SearchCore:
