@@ -202,16 +202,16 @@ def test_the_solver_searches_alike_on_both_cores(rules):
             assert_wins(game, c.moves)
 
 
-@needs_c
+@pytest.mark.parametrize("backend", AVAILABLE)
 @pytest.mark.parametrize(
     "rules", ["classic", "strict", "single-card", "millie", "imperial-guards", "milligan-cell"]
 )
-def test_c_verdicts_agree_with_exhaustive_search(rules):
+def test_verdicts_agree_with_exhaustive_search_on_each_backend(rules, backend):
     rng = random.Random(f"core {rules}")
     for i in range(8):
         game = small_endgame(rng, rules, tight=i % 2 == 0)
         truth = exhaustive(game)
-        result = solve(game, time_limit=20, backend="c")
+        result = solve(game, time_limit=20, backend=backend)
         assert result.status == (WINNABLE if truth else UNWINNABLE), game
         if truth:
             assert_wins(game, result.moves)
