@@ -54,7 +54,7 @@ import time
 from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .core import BACKEND, make_core
+from .core import BACKEND, key_set, make_core
 from .core.python import LOST, OPEN, TICK, WIN, ordered
 from .deadlock import applies as trap_test_applies
 from .deadlock import explain
@@ -503,7 +503,7 @@ def _take_turns(
 ) -> tuple[str, _Search | None, list[_Search]]:
     """The runs of ``styles`` take turns, each resumed where it paused, until one wins or
     proves a loss (it is returned with the status) or the clock runs out (``unknown``)."""
-    lost: set = set()
+    lost = key_set(backend)  # what one run proves lost, the others skip
     runs = [
         (_Beam if style.break_weights else _Search)(game, style, lost, clock, backend)
         for style in styles

@@ -265,3 +265,19 @@ def test_the_extension_is_built_from_the_current_source():
         assert built.stat().st_mtime >= source.stat().st_mtime, (
             "the C core is older than its source: run `python hatch_build.py`"
         )
+
+
+@needs_c
+def test_the_compiled_key_set_acts_as_a_set_of_keys():
+    from milligan_widget.core import key_set
+
+    lost, reference = key_set("c"), key_set("python")
+    keys = [make_core(Game.new(seed, "millie"), "c").key() for seed in range(1, 30)]
+    for key in keys[:10]:
+        lost.add(key)
+        reference.add(key)
+    lost.update(keys[5:20])
+    reference.update(keys[5:20])
+    assert len(lost) == len(reference) == len(set(keys[:20]))
+    assert [k in lost for k in keys] == [k in reference for k in keys]
+    assert (b"x", 0) not in lost and "not a key" not in lost

@@ -135,6 +135,19 @@ class SearchCore(Protocol):
         whose methods the compiled ``Search`` has too)."""
 
 
+def key_set(backend: str | None = None):
+    """An empty set of search keys for the positions a solve proves lost, in the form the
+    backend's searches read fastest (a Python set, or the extension's ``KeySet``: ``add``,
+    ``update``, ``in`` and ``len`` alike).
+
+    >>> lost = key_set()
+    >>> lost.add((b"key", 0)); ((b"key", 0) in lost, (b"key", 1) in lost, len(lost))
+    (True, False, 1)
+    """
+    backend = BACKEND if backend is None else backend
+    return CCore.key_set() if backend == "c" and CCore is not None else set()
+
+
 def make_core(position: Game, backend: str | None = None) -> SearchCore:
     """A private copy of ``position`` behind the search interface, in ``backend`` (default
     :data:`BACKEND`)."""

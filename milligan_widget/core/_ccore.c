@@ -1382,6 +1382,143 @@ static int key_from_object(PyObject *key, uint8_t *buf) {
     return (int)n + 1;
 }
 
+/* ------------------------------------------------------------------ a set of keys
+ * The positions proven lost, shared by the runs of a solve: as a Python set of keys
+ * (bytes, cards dealt), but the compiled searches look keys up without making them. */
+
+typedef struct {
+    PyObject_HEAD
+    uint64_t *hashes;
+    size_t *offs;
+    int *lens;
+    int n, cap;
+    int32_t *slots;
+    size_t nslots;
+    uint8_t *bytes;
+    size_t blen, bcap;
+} KeySet;
+
+static PyTypeObject KeySetType;
+
+static int keyset_find(const KeySet *k, const uint8_t *key, int n, uint64_t h) {
+    if (!k->nslots) return -1;
+    size_t mask = k->nslots - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+        int e = k->slots[i];
+        if (e < 0) return -1;
+        if (k->hashes[e] == h && k->lens[e] == n && !memcmp(k->bytes + k->offs[e], key, (size_t)n))
+            return e;
+    }
+}
+
+static int keyset_rehash(KeySet *k) {
+    size_t n = k->nslots ? k->nslots * 2 : 4096;
+    int32_t *slots = PyMem_Malloc(n * sizeof(int32_t));
+    if (!slots) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memset(slots, -1, n * sizeof(int32_t));
+    for (int e = 0; e < k->n; e++) {
+        size_t i = k->hashes[e] & (n - 1);
+        while (slots[i] >= 0) i = (i + 1) & (n - 1);
+        slots[i] = e;
+    }
+    PyMem_Free(k->slots);
+    k->slots = slots;
+    k->nslots = n;
+    return 0;
+}
+
+static int keyset_add(KeySet *k, const uint8_t *key, int n, uint64_t h) {
+    if (keyset_find(k, key, n, h) >= 0) return 0;
+    if ((size_t)(k->n + 1) * 2 > k->nslots && keyset_rehash(k) < 0) return -1;
+    size_t cap = (size_t)k->cap, cap2 = cap, cap3 = cap;
+    if (grow((void **)&k->hashes, &cap, (size_t)k->n + 1, sizeof(uint64_t)) < 0 ||
+        grow((void **)&k->offs, &cap2, (size_t)k->n + 1, sizeof(size_t)) < 0 ||
+        grow((void **)&k->lens, &cap3, (size_t)k->n + 1, sizeof(int)) < 0 ||
+        grow((void **)&k->bytes, &k->bcap, k->blen + (size_t)n, 1) < 0)
+        return -1;
+    k->cap = (int)cap;
+    int e = k->n++;
+    k->hashes[e] = h;
+    k->offs[e] = k->blen;
+    k->lens[e] = n;
+    memcpy(k->bytes + k->blen, key, (size_t)n);
+    k->blen += (size_t)n;
+    size_t mask = k->nslots - 1, i = h & mask;
+    while (k->slots[i] >= 0) i = (i + 1) & mask;
+    k->slots[i] = e;
+    return 0;
+}
+
+static int KeySet_contains(KeySet *k, PyObject *key) {
+    uint8_t buf[512];
+    int n = key_from_object(key, buf);
+    if (n < 0) {
+        PyErr_Clear();
+        return 0; /* not a key: not in the set */
+    }
+    return keyset_find(k, buf, n, hash_bytes(buf, n)) >= 0;
+}
+
+static PyObject *KeySet_add(KeySet *k, PyObject *key) {
+    uint8_t buf[512];
+    int n = key_from_object(key, buf);
+    if (n < 0 || keyset_add(k, buf, n, hash_bytes(buf, n)) < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *KeySet_update(KeySet *k, PyObject *keys) {
+    PyObject *it = PyObject_GetIter(keys), *key;
+    if (!it) return NULL;
+    while ((key = PyIter_Next(it))) {
+        PyObject *done = KeySet_add(k, key);
+        Py_DECREF(key);
+        if (!done) {
+            Py_DECREF(it);
+            return NULL;
+        }
+        Py_DECREF(done);
+    }
+    Py_DECREF(it);
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_NONE;
+}
+
+static Py_ssize_t KeySet_len(KeySet *k) { return k->n; }
+
+static void KeySet_dealloc(KeySet *k) {
+    PyMem_Free(k->hashes);
+    PyMem_Free(k->offs);
+    PyMem_Free(k->lens);
+    PyMem_Free(k->slots);
+    PyMem_Free(k->bytes);
+    Py_TYPE(k)->tp_free((PyObject *)k);
+}
+
+static PySequenceMethods KeySet_as_sequence = {
+    .sq_length = (lenfunc)KeySet_len,
+    .sq_contains = (objobjproc)KeySet_contains,
+};
+
+static PyMethodDef KeySet_methods[] = {
+    {"add", (PyCFunction)KeySet_add, METH_O, "Add a key (bytes, cards dealt)."},
+    {"update", (PyCFunction)KeySet_update, METH_O, "Add every key of an iterable."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject KeySetType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "milligan_widget.core._ccore.KeySet",
+    .tp_basicsize = sizeof(KeySet),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A set of search keys (bytes, cards dealt): add, update, in, len.",
+    .tp_new = PyType_GenericNew,
+    .tp_dealloc = (destructor)KeySet_dealloc,
+    .tp_as_sequence = &KeySet_as_sequence,
+    .tp_methods = KeySet_methods,
+};
+
 static inline int heap_less(const HeapItem *a, const HeapItem *b) {
     return a->rank < b->rank || (a->rank == b->rank && a->pushed < b->pushed);
 }
@@ -1435,6 +1572,8 @@ static int is_new(Search *t, uint8_t *buf, int *n, uint64_t *h) {
     buf[(*n)++] = (uint8_t)t->core->pos;
     *h = hash_bytes(buf, *n);
     if (find(t, buf, *n, *h) >= 0) return 0;
+    if (Py_IS_TYPE(t->lost, &KeySetType))
+        return keyset_find((KeySet *)t->lost, buf, *n, *h) < 0;
     if (!PySet_GET_SIZE(t->lost)) return 1;
     PyObject *key = key_object(buf, *n - 1, t->core->pos);
     if (!key) return -1;
@@ -1629,6 +1768,14 @@ static PyObject *Search_heap_size(Search *t, PyObject *unused) {
 }
 
 static PyObject *Search_mark_lost(Search *t, PyObject *unused) {
+    if (Py_IS_TYPE(t->lost, &KeySetType)) {
+        for (int e = 0; e < t->nentries; e++) {
+            const Entry *x = &t->entries[e];
+            if (keyset_add((KeySet *)t->lost, t->keys + x->key_off, x->key_len, x->hash) < 0)
+                return NULL;
+        }
+        Py_RETURN_NONE;
+    }
     for (int e = 0; e < t->nentries; e++) {
         PyObject *key = entry_key(t, e);
         if (!key || PySet_Add(t->lost, key) < 0) {
@@ -1645,9 +1792,12 @@ static PyObject *Search_len(Search *t, PyObject *unused) { return PyLong_FromLon
 static int Search_init(Search *t, PyObject *args, PyObject *kw) {
     PyObject *core, *lost, *noise;
     int deal_score;
-    if (!PyArg_ParseTuple(args, "O!O!iO", &CoreType, &core, &PySet_Type, &lost, &deal_score,
-                          &noise))
+    if (!PyArg_ParseTuple(args, "O!OiO", &CoreType, &core, &lost, &deal_score, &noise))
         return -1;
+    if (!PySet_Check(lost) && !Py_IS_TYPE(lost, &KeySetType)) {
+        PyErr_SetString(PyExc_TypeError, "the lost positions are a set or a KeySet");
+        return -1;
+    }
     Py_INCREF(core);
     Py_INCREF(lost);
     Py_INCREF(noise);
@@ -1738,7 +1888,9 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__ccore(void) {
-    if (PyType_Ready(&CoreType) < 0 || PyType_Ready(&SearchType) < 0) return NULL;
+    if (PyType_Ready(&CoreType) < 0 || PyType_Ready(&SearchType) < 0 ||
+        PyType_Ready(&KeySetType) < 0)
+        return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     Py_INCREF(&CoreType);
@@ -1750,6 +1902,12 @@ PyMODINIT_FUNC PyInit__ccore(void) {
     Py_INCREF(&SearchType);
     if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
         Py_DECREF(&SearchType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&KeySetType);
+    if (PyModule_AddObject(m, "KeySet", (PyObject *)&KeySetType) < 0) {
+        Py_DECREF(&KeySetType);
         Py_DECREF(m);
         return NULL;
     }

@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from ..moves import Move, make_move
 from ..position import DEAL_ROW, HIDDEN, TURN_UP, Position
-from ._ccore import CoreBase, Search
+from ._ccore import CoreBase, KeySet, Search
 
 _TAKEBACK = ("never", "always", "stock-empty")
 # The fields of each kind of action record, in the order Position.action gives them.
@@ -95,6 +95,11 @@ class CCore(CoreBase):
         """A best-first search on this core (as :class:`~milligan_widget.core.python.PySearch`,
         in C)."""
         return Search(self, lost, deal_score, noise)
+
+    @staticmethod
+    def key_set() -> KeySet:
+        """An empty set of keys the compiled searches read without making Python keys."""
+        return KeySet()
 
     def move_of(self, handle: int) -> Move:
         count = (handle >> 50) & 127
