@@ -16,6 +16,13 @@ deal by deal so that both share the machine alike:
 
 prints for each solver, rules and limit the share decided, the median time to a win (on the
 deals both won, and on the deals each won at every limit) and positions/s.
+
+The search cores side by side (the compiled one and the pure-Python reference), the same
+deals interleaved deal by deal, positions/s of the search alone (shortening a line found is
+left out) and their ratio:
+
+    python benchmarks/solver.py --backends c,python --rules classic,millie --deals 1..20 \
+        --time-limit 2
 """
 
 from __future__ import annotations
@@ -78,6 +85,47 @@ def compare_one(solver: str, path: str, rules: str, deal: int, limit: float) -> 
         "nodes": result.nodes,
         "moves": len(result.moves),
     }
+
+
+def backend_one(backend: str, rules: str, deal: int, limit: float) -> dict:
+    from milligan_widget import Game
+    from milligan_widget.solver import solve
+
+    result = solve(Game.new(deal, rules), time_limit=limit, backend=backend)
+    return {
+        "backend": backend,
+        "rules": rules,
+        "deal": deal,
+        "status": result.status,
+        "seconds": result.search_seconds,
+        "nodes": result.nodes,
+    }
+
+
+def backend_figures(rows: list[dict], rules: str, backends: list[str]) -> list[str]:
+    """Per backend: decided (won, proven lost), positions/s; then each rate over the last."""
+    rates, lines = {}, []
+    for backend in backends:
+        mine = [r for r in rows if r["backend"] == backend and r["rules"] == rules]
+        won = sum(r["status"] == "winnable" for r in mine)
+        lost = sum(r["status"] == "unwinnable" for r in mine)
+        rates[backend] = sum(r["nodes"] for r in mine) / sum(r["seconds"] for r in mine)
+        lines.append(
+            f"{rules:16s} {backend:6s}: decided {won + lost:3d}/{len(mine)} (won {won}, "
+            f"proven lost {lost})  {rates[backend]:10,.0f} positions/s"
+        )
+    base = backends[-1]
+    ratios = "  ".join(f"{b}/{base} {rates[b] / rates[base]:5.1f}x" for b in backends[:-1])
+    return [*lines, f"{rules:16s} positions/s ratio: {ratios}"]
+
+
+def compare_backends(args: argparse.Namespace) -> None:
+    backends = args.backends.split(",")
+    for rules in args.rules.split(","):
+        tasks = [(b, rules, deal, args.time_limit) for deal in args.deals for b in backends]
+        with ProcessPoolExecutor(args.workers) as pool:
+            rows = list(pool.map(backend_one, *zip(*tasks, strict=True)))
+        print("\n".join(backend_figures(rows, rules, backends)), flush=True)
 
 
 def _median(table: dict, solver: str, limit: float, deals) -> str:
@@ -174,7 +222,13 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("solver-bench.csv"))
     parser.add_argument("--against", type=Path, help="another solver.py to compare side by side")
     parser.add_argument("--time-limits", default="2,10", help="with --against: limits to try")
+    parser.add_argument(
+        "--backends", help="search cores side by side, e.g. c,python (the last is the base)"
+    )
     args = parser.parse_args()
+    if args.backends:
+        compare_backends(args)
+        return
     if args.against:
         compare(args)
         return

@@ -93,6 +93,7 @@ class Position:
         "_reserve_mode",
         "_rules",
         "_runs",
+        "_tableau",
     )
 
     def _configure(self, rules: Rules) -> None:
@@ -113,6 +114,7 @@ class Position:
         per_suit = rules.decks
         self._fsuit = tuple(p // per_suit for p in range(self._nfound))
         self._fpiles = tuple(tuple(range(s * per_suit, (s + 1) * per_suit)) for s in range(4))
+        self._tableau = b""  # the columns of the last search_key, for buried_next
 
     def _exact_key(self) -> tuple:
         return (
@@ -199,28 +201,159 @@ class Position:
         """The cards still to deal, in dealing order. This reveals the stock."""
         return tuple(self._deck[self._pos :])
 
+
     def foundation_for(self, card: int) -> int | None:
         """The foundation pile (0-based) the card ``card`` may go on now, or ``None``."""
-        return self._foundation_pile(card)
-
-    def action(self, move: Move) -> tuple:
-        """The action record of a legal ``move`` (:class:`IllegalMoveError` otherwise); its
-        first item is the kind (``COLUMN_TO_COLUMN``...), the rest depends on the kind."""
-        return self._resolve(move)
-
-    def apply_action(self, action: tuple) -> None:
-        """Do an action from :meth:`action` in this position. For trying moves: undo it
-        with :meth:`unapply_action` before anything else (a game's history is not told)."""
-        self._apply(action)
-
-    def unapply_action(self, action: tuple) -> None:
-        """Take back the action :meth:`apply_action` just did."""
-        self._unapply(action)
+        found, rank = self._found, card >> 2
+        for p in self._fpiles[card & 3]:
+            if found[p] == rank:
+                return p
+        return None
 
     def safe_to_home(self, card: int) -> bool:
         """Can ``card`` go home without ever hurting (the rule of
-        ``Game.safe_foundation_moves``)? It does not check that it is free to go."""
-        return self._safe_home(card)
+        ``Game.safe_foundation_moves``)? It does not check that it is free to go.
+
+        Every pile of the card's suit is ready for it or past it, and (from the 3s up) every
+        card of the other colour one rank lower is home. With Yukon moves no card is safe
+        while the stock has cards: a row dealt onto it could leave again only in a group led
+        by it (docs/rules.md §3.11)."""
+        if self._groups and self._pos < len(self._deck):
+            return False
+        found, fpiles, rank = self._found, self._fpiles, card >> 2
+        if any(found[p] < rank for p in fpiles[card & 3]):
+            return False
+        other = (0, 1) if card & 2 else (2, 3)
+        return rank <= 1 or all(found[p] >= rank for s in other for p in fpiles[s])
+
+    def moves_and_actions(self) -> list[tuple[Move, tuple]]:
+        """Every legal move, in the order of ``Game.legal_moves``, with its action record.
+
+        >>> from milligan_widget import Game
+        >>> Game.new(8).moves_and_actions()[0][0]
+        Move('d')
+        """
+        resolve = self._resolve
+        return [(move, resolve(move)) for move in self._generate()]
+
+    def search_key(self) -> tuple[bytes, int]:
+        """A compact key for a search's tables: (bytes, cards dealt). Column order counts
+        only while rows are still to be dealt (each lands on given columns); the two piles of
+        a suit count in either order, and so do the cells.
+
+        >>> from milligan_widget import Game
+        >>> Game.new(8).search_key()[1]  # the opening row came from the deck too
+        8
+        """
+        cols = list(map(bytes, self._cols))
+        if self._pos >= len(self._deck):
+            cols.sort()
+        self._tableau = tableau = b"\xff".join(cols)
+        f = self._found
+        if len(f) == 8:  # the two piles of a suit in either order: sum and difference
+            a, b, c, d, e, h, i, j = f
+            heights = bytes(
+                (a + b, abs(a - b), c + d, abs(c - d), e + h, abs(e - h), i + j, abs(i - j))
+            )
+        else:
+            heights = bytes(f)
+        key = tableau + b"|" + heights + bytes(self._reserve)
+        if self._ncells:
+            key += b"|" + bytes(sorted(c & 0xFF for c in self._cells))
+        return key, self._pos
+
+    def buried_next(self) -> int:
+        """How deep the cards the foundations need next are buried, summed over the piles
+        (0: all free; 99 for a card not in the columns or the reserve), in the position of
+        the last :meth:`search_key`."""
+        tableau, reserve = self._tableau, self._reserve
+        total, depths = 0, {}
+        for height, suit in zip(self._found, self._fsuit, strict=True):
+            if height < 13:
+                card = height * 4 + suit
+                depth = depths.get(card)
+                if depth is None:
+                    depth = 99
+                    for code in (card, card + HIDDEN) if self._flips else (card,):
+                        at = tableau.find(code)
+                        while at >= 0:  # each copy: the cards above it, up to the separator
+                            end = tableau.find(255, at)
+                            depth = min(depth, (len(tableau) if end < 0 else end) - at - 1)
+                            at = tableau.find(code, at + 1)
+                    if card in reserve:
+                        depth = min(depth, reserve[::-1].index(card))
+                    depths[card] = depth
+                total += depth
+        return total
+
+    def apply_safe_home_moves(self) -> list[tuple[Move, tuple]]:
+        """Play safe foundation moves (the rule of :meth:`safe_to_home`) until none is left,
+        without a game's history; return (move, action) for each, to undo them with
+        :meth:`unapply_action`, last first.
+
+        >>> from milligan_widget.lessons import stage
+        >>> game = stage({1: "AC", 2: "AC 2C"}, rules="millie")  # 2♣ waits for the other A♣
+        >>> [str(move) for move, _ in game.apply_safe_home_moves()]
+        ['1>f']
+        """
+        found, fsuit, safe, cols = self._found, self._fsuit, self._safe_home, self._cols
+        played = []
+        while True:
+            ready = {h * 4 + s for h, s in zip(found, fsuit, strict=True) if h < 13}
+            for i, col in enumerate(cols):  # the common case, without the generator
+                if col and col[-1] in ready and safe(col[-1]):
+                    move = _TO_FOUNDATION[i]
+                    break
+            else:
+                move = self._safe_elsewhere(ready) if self._reserve or self._ncells else None
+                if move is None:
+                    return played
+            action = self._resolve(move)
+            self._apply(action)
+            played.append((move, action))
+
+    def _safe_elsewhere(self, ready: set[int]) -> Move | None:
+        """A move sending a safe card home from the reserve or a cell, or ``None``."""
+        for source, card in self._free_cards():
+            if card in ready and self._safe_home(card):
+                return make_move(source, ANY_FOUNDATION, None)
+        return None
+
+    # ------------------------------------------------------------------ for searches
+    # Live views for a search's hot loop (milligan_widget.search_core): the position's own
+    # lists, not copies, for speed. Read them, never change them, and read them again after
+    # any change of position (a move may put new lists in their place).
+
+    @property
+    def live_columns(self) -> list[list[int]]:
+        """The columns bottom to top as engine codes, face-down cards plus :data:`HIDDEN`."""
+        return self._cols
+
+    @property
+    def live_foundations(self) -> list[int]:
+        """The foundation heights (as :attr:`foundation_heights`)."""
+        return self._found
+
+    @property
+    def live_reserve(self) -> list[int]:
+        """The reserve's cards (as :attr:`reserve_codes`)."""
+        return self._reserve
+
+    @property
+    def live_cells(self) -> list[int]:
+        """The cells' cards, -1 for an empty one (as :attr:`cell_codes`)."""
+        return self._cells
+
+    @property
+    def stock_left(self) -> int:
+        """Cards still in the stock."""
+        return len(self._deck) - self._pos
+
+    @property
+    def dealt(self) -> int:
+        """Cards taken from this position's deck so far, the opening deal's too (0 for a copy
+        made with ``Game.copy(history=False)``); part of a search key."""
+        return self._pos
 
     def free_cards(self) -> list[tuple[int, int]]:
         """(pile code, card) for every card that may leave its pile for a foundation: the
@@ -260,26 +393,8 @@ class Position:
             raise IllegalMoveError(f"there is no column {code + 1}: these rules have {self._ncols}")
         return code
 
-    def _foundation_pile(self, card: int) -> int | None:
-        found, rank = self._found, card >> 2
-        for p in self._fpiles[card & 3]:
-            if found[p] == rank:
-                return p
-        return None
-
-    def _safe_home(self, card: int) -> bool:
-        """The safe-foundation rule (see ``Game.safe_foundation_moves``): every pile of the
-        card's suit is ready for it or past it, and (from the 3s up) every card of the other
-        colour one rank lower is home. With Yukon moves no card is safe while the stock has
-        cards: a row dealt onto it could leave again only in a group led by it (docs/rules.md
-        §3.11)."""
-        if self._groups and self._pos < len(self._deck):
-            return False
-        found, fpiles, rank = self._found, self._fpiles, card >> 2
-        if any(found[p] < rank for p in fpiles[card & 3]):
-            return False
-        other = (0, 1) if card & 2 else (2, 3)
-        return rank <= 1 or all(found[p] >= rank for s in other for p in fpiles[s])
+    _foundation_pile = foundation_for
+    _safe_home = safe_to_home
 
     def _free_cards(self) -> Iterator[tuple[int, int]]:
         """(source code, card) for every card that may leave for a foundation."""
@@ -294,8 +409,15 @@ class Position:
             if card >= 0:
                 yield CELL + i, card
 
-    def _resolve(self, move: Move) -> tuple:
-        """The action record for ``move``, or :class:`IllegalMoveError` with the reason."""
+    def action(self, move: Move) -> tuple:
+        """The action record of a legal ``move`` (:class:`IllegalMoveError` with the reason
+        otherwise); its first item is the kind (``COLUMN_TO_COLUMN``...), the rest depends on
+        the kind.
+
+        >>> from milligan_widget import Game
+        >>> Game.new(8).action(Move.deal())[:2]
+        (2, 8)
+        """
         src, dst = move._src, move._dst
         if src < RESERVE:
             col_index = self._column_index(src)
@@ -309,6 +431,8 @@ class Position:
         if src < ANY_FOUNDATION:
             return self._resolve_from_foundation(src - FOUNDATION, dst, move.count)
         return self._resolve_from_cell(src - CELL, dst, move.count)
+
+    _resolve = action
 
     def _resolve_from_column(self, src: int, dst: int, count: int | None) -> tuple:
         col = self._cols[src]
@@ -555,7 +679,9 @@ class Position:
 
     # ------------------------------------------------------------------ internals: doing
 
-    def _apply(self, action: tuple) -> None:
+    def apply_action(self, action: tuple) -> None:
+        """Do an action from :meth:`action` in this position. For trying moves: undo it
+        with :meth:`unapply_action` before anything else (a game's history is not told)."""
         kind = action[0]
         cols, runs = self._cols, self._runs
         if kind == COLUMN_TO_COLUMN:
@@ -582,6 +708,8 @@ class Position:
             self._pos = pos + action[1]
         else:
             self._apply_rare(action)
+
+    _apply = apply_action
 
     def _apply_rare(self, action: tuple) -> None:
         kind, cols, runs = action[0], self._cols, self._runs
@@ -640,7 +768,8 @@ class Position:
         self._runs[src] = self._runs[src] - 1 if self._runs[src] > 1 else run_length(col)
         return card
 
-    def _unapply(self, action: tuple) -> None:
+    def unapply_action(self, action: tuple) -> None:
+        """Take back the action :meth:`apply_action` just did."""
         kind = action[0]
         cols, runs = self._cols, self._runs
         if kind == COLUMN_TO_COLUMN:
@@ -662,6 +791,8 @@ class Position:
             self._runs = list(action[2])
         else:
             self._unapply_rare(action)
+
+    _unapply = unapply_action
 
     def _unapply_rare(self, action: tuple) -> None:
         kind, cols, runs = action[0], self._cols, self._runs

@@ -34,6 +34,10 @@ position late in the deal with a card that can never leave its place is lost at 
 with columns in any order once the stock is empty, and a whole column never moves into an
 empty one after the stock is gone.
 
+The solver sees a position only through the search interface of :mod:`milligan_widget.core`:
+a compiled core where the extension is built (:data:`backend` ``"c"``), else the pure-Python
+one (``"python"``); both search alike, position for position.
+
 >>> from milligan_widget import Game
 >>> result = solve(Game.new(8), time_limit=10)
 >>> result.status, len(result.moves) > 100
@@ -47,26 +51,19 @@ import math
 import random
 import sys
 import time
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from .core import BACKEND, key_set, make_core
+from .core.python import LOST, OPEN, TICK, WIN, ordered
 from .deadlock import applies as trap_test_applies
-from .deadlock import explain, trapped_cards
+from .deadlock import explain
 from .game import Game
-from .moves import ANY_FOUNDATION, DEAL, Move, make_move
-from .position import (
-    COLUMN_TO_COLUMN,
-    COLUMN_TO_FOUNDATION,
-    COLUMN_TO_RESERVE,
-    DEAL_ROW,
-    GROUP_TO_COLUMN,
-    HIDDEN,
-    KING,
-    RESERVE_TO_COLUMN,
-    RESERVE_TO_FOUNDATION,
-    TURN_UP,
-)
+from .moves import Move
 
+#: The search core that runs: "c" (the compiled extension) or "python" (see
+#: :mod:`milligan_widget.core`).
+backend = BACKEND
 WINNABLE, UNWINNABLE, UNKNOWN = "winnable", "unwinnable", "unknown"
 MAX_DEPTH = 2000  # moves before the last deal in one line of the depth-first search
 TRAP_ROWS = 4  # the trapped-card test runs once this few rows are left to deal (it is slow),
@@ -86,6 +83,7 @@ class SolveResult:
     nodes: int = 0
     seconds: float = 0.0
     stats: dict = field(default_factory=dict)
+    search_seconds: float = 0.0  # the search alone, without shortening the line found
 
     @property
     def decided(self) -> bool:
@@ -154,98 +152,44 @@ class _Search:
 
     growth = 2
 
-    def __init__(self, game: Game, style: _Style, lost: set, clock: _Clock | None = None) -> None:
-        self.game = game.copy(history=False)
+    def __init__(
+        self,
+        game: Game,
+        style: _Style,
+        lost: set,
+        clock: _Clock | None = None,
+        backend: str | None = None,
+    ) -> None:
+        self.core = make_core(game, backend)
         self.clock = _Clock() if clock is None else clock
         self.turn_end = math.inf
         self.style = style
         self.noise = random.Random(style.shuffle).random if style.shuffle is not None else None
         self.nodes = 0
-        self.total = game.rules.card_count
         self.lost = lost
         self.seen: set = set()
         self.path: list[Move] = []
         self.rounds = 0
         self.endgames = 0
         self.open_endgames = 0
-        self.trap_test = trap_test_applies(self.game)
+        self.trap_test = trap_test_applies(self.core)
         self.trapped_positions = 0
         self.free: set = set()  # positions the trapped-card test passed
         self.trap_tries = [[0, 0] for _ in range(TRAP_ROWS + 1)]  # [tried, trapped] by rows left
-
-    # -- the position -------------------------------------------------------------------
-
-    def key(self) -> tuple[bytes, int]:
-        """A compact key: column order counts only while rows are still to be dealt. The
-        columns' bytes stay in ``self.tableau`` for :meth:`cover_score`."""
-        g = self.game
-        cols = list(map(bytes, g._cols))
-        if g._pos >= len(g._deck):
-            cols.sort()
-        self.tableau = tableau = b"\xff".join(cols)
-        f = g._found
-        if g._rules.decks == 2:  # the two piles of a suit in either order: sum and difference
-            a, b, c, d, e, h, i, j = f
-            heights = bytes(
-                (a + b, abs(a - b), c + d, abs(c - d), e + h, abs(e - h), i + j, abs(i - j))
-            )
-        else:
-            heights = bytes(f)
-        key = tableau + b"|" + heights + bytes(g._reserve)
-        if g._ncells:
-            key += b"|" + bytes(sorted(c & 0xFF for c in g._cells))
-        return key, g._pos
-
-    def endgame_rank(self) -> int:
-        """Lower is searched first: cards away from home, then how buried the next ones are."""
-        return (self.total - sum(self.game._found)) * 8 + self.cover_score()
-
-    def cover_score(self) -> int:
-        """How deep the cards the foundations need next are buried (0: all free), in the
-        position :meth:`key` was last called on."""
-        g, tableau = self.game, self.tableau
-        total, depths = 0, {}
-        for height, suit in zip(g._found, g._fsuit, strict=True):
-            if height < 13:
-                card = height * 4 + suit
-                depth = depths.get(card)
-                if depth is None:
-                    depth = 99
-                    for code in (card, card + HIDDEN) if g._flips else (card,):
-                        at = tableau.find(code)
-                        while at >= 0:  # each copy: the cards above it, up to the separator
-                            end = tableau.find(255, at)
-                            depth = min(depth, (len(tableau) if end < 0 else end) - at - 1)
-                            at = tableau.find(code, at + 1)
-                    if card in g._reserve:
-                        depth = min(depth, g._reserve[::-1].index(card))
-                    depths[card] = depth
-                total += depth
-        return total
-
-    def snapshot(self) -> tuple:
-        return self.game.snapshot()
-
-    def load(self, snap: tuple) -> None:
-        self.game.restore(snap)
-
-    def won(self) -> bool:
-        return sum(self.game._found) == self.total
 
     def trapped(self, key: tuple) -> bool:
         """Is a card trapped for good in the position of ``key`` (see :mod:`.deadlock`)?
         Asked only late in the deal; a trapped position joins the lost ones."""
         if not self.trap_test:
             return False
-        g = self.game
-        rows = -((g._pos - len(g._deck)) // g._ncols)  # rows left to deal, a short one too
+        rows = self.core.rows_left()
         if rows > TRAP_ROWS or key in self.free:
             return False
         tries = self.trap_tries[rows]
         if tries[0] >= TRAP_PAYS and tries[1] * TRAP_PAYS < tries[0]:
             return False
         tries[0] += 1
-        if trapped_cards(g):
+        if self.core.trapped():
             tries[1] += 1
             self.trapped_positions += 1
             self.lost.add(key)
@@ -262,88 +206,13 @@ class _Search:
             raise _OutOfBudget
         return self.nodes >= self.turn_end
 
-    # -- moves --------------------------------------------------------------------------
+    def ordered_moves(self) -> list:
+        """The handles of the legal moves worth trying, most promising first."""
+        return ordered(self.core.scored_moves(self.style.deal_score), self.noise)
 
-    def auto_moves(self) -> list[tuple[Move, tuple]]:
-        """Play safe foundation moves until none is left; return (move, action) pairs.
-
-        The rule is :meth:`Game.safe_foundation_moves`'s: every pile of the card's suit ready
-        for it or past it, and every card of the other colour one rank lower home."""
-        g = self.game
-        found, fsuit, cols = g._found, g._fsuit, g._cols
-        played = []
-        while True:
-            ready = {h * 4 + s for h, s in zip(found, fsuit, strict=True) if h < 13}
-            for i, col in enumerate(cols):  # the common case, without the generator
-                if col and col[-1] in ready and g._safe_home(col[-1]):
-                    move = make_move(i, ANY_FOUNDATION, None)
-                    break
-            else:
-                move = self.safe_source(ready) if g._reserve or g._ncells else None
-                if move is None:
-                    return played
-            action = g._resolve(move)
-            g._apply(action)
-            played.append((move, action))
-
-    def safe_source(self, ready: set[int]) -> Move | None:
-        """A move sending a safe card home, or ``None``."""
-        g = self.game
-        for source, card in g._free_cards():
-            if card in ready and g._safe_home(card):
-                return make_move(source, ANY_FOUNDATION, None)
-        return None
-
-    def undo_all(self, played: list[tuple[Move, tuple]]) -> None:
-        for _, action in reversed(played):
-            self.game._unapply(action)
-
-    def ordered_moves(self) -> list[tuple[Move, tuple]]:
-        """The legal moves worth trying, most promising first, with their actions."""
-        g = self.game
-        endgame = g._pos >= len(g._deck)
-        scored = []
-        for move in g._generate():
-            action = g._resolve(move)
-            score = self.move_score(action, endgame)
-            if score is not None:
-                if self.noise:
-                    score += self.noise()
-                scored.append((score, move, action))
-        scored.sort(key=lambda item: -item[0])
-        return [(move, action) for _, move, action in scored]
-
-    def move_score(self, action: tuple, endgame: bool) -> int | None:
-        """Higher is tried first; ``None`` drops a move that cannot help."""
-        g = self.game
-        kind, cols = action[0], g._cols
-        if kind == TURN_UP:  # a face-down card turns up: worth a little more
-            score = self.move_score(action[1], endgame)
-            return None if score is None else score + 15
-        if kind == DEAL_ROW:
-            return self.style.deal_score
-        if kind in (COLUMN_TO_FOUNDATION, RESERVE_TO_FOUNDATION):
-            return 100
-        if kind == RESERVE_TO_COLUMN:
-            return 30
-        if kind in (COLUMN_TO_COLUMN, GROUP_TO_COLUMN):
-            src, dst, k = action[1], action[2], action[3]
-            col = cols[src]
-            if k == len(col):
-                # A whole column into an empty one only renames columns once no row will land.
-                return None if endgame and not cols[dst] else 60
-            return self.exposure_score(col[-k - 1] & ~HIDDEN) - (10 if not cols[dst] else 0)
-        if kind == COLUMN_TO_RESERVE:
-            src, k = action[1], action[2]
-            col = cols[src]
-            if k == len(col):
-                return -30 if col[0] >> 2 == KING else -20
-            return self.exposure_score(col[-k - 1] & ~HIDDEN) - 10
-        return 0
-
-    def exposure_score(self, card: int) -> int:
-        """Uncovering ``card``: good if it can go home, better the lower it is."""
-        return 20 - (card >> 2) + (40 if self.game._foundation_pile(card) is not None else 0)
+    def moves_of(self, handles: Iterable) -> list[Move]:
+        move_of = self.core.move_of
+        return [move_of(h) for h in handles]
 
     # -- the search ---------------------------------------------------------------------
 
@@ -365,46 +234,47 @@ class _Search:
         """Depth first over the deal timing, from the position on the board; each endgame
         reached is searched best-first. ``line`` holds a frame for each position on the way
         down: [auto moves played on arrival, the moves left to try, the move being tried]."""
-        g = self.game
+        core = self.core
         line: list[list] = []
         outcome = yield from self.arrive(line, True)
         while line:
             frame = line[-1]
             if frame[2] is not None:  # back from the move being tried
                 if outcome == _WIN:
-                    self.path[:0] = [m for f in line for m in (*(p for p, _ in f[0]), f[2][0])]
+                    handles = [h for f in line for h in (*f[0], f[2])]
+                    self.path[:0] = self.moves_of(handles)
                     return _WIN
-                g._unapply(frame[2][1])
+                core.undo(frame[2])
             frame[2] = next(frame[1], None)
             if frame[2] is None:  # every move tried: back up
                 line.pop()
-                self.undo_all(frame[0])
+                core.undo_all(frame[0])
                 outcome = _LOST
                 continue
-            g._apply(frame[2][1])
-            outcome = yield from self.arrive(line, frame[2][1][0] == DEAL_ROW)
+            core.play(frame[2])
+            outcome = yield from self.arrive(line, core.is_deal(frame[2]))
         return outcome
 
     def arrive(self, line: list[list], dealt: bool) -> Generator[None, None, str | None]:
         """Play the auto moves at a new position on the line and judge it: won, lost (seen,
         known lost or trapped), an endgame (searched), or None: a frame for it is pushed on
         ``line`` and the search goes on down. What is judged is left as it was found."""
-        g = self.game
+        core = self.core
         if len(line) > MAX_DEPTH:  # a very long line: leave it open rather than go on
             self.open_endgames += 1
             return _OPEN
-        played = self.auto_moves()
-        if self.won():
-            self.path[:0] = [m for m, _ in played]
+        played = core.auto_moves()
+        if core.won():
+            self.path[:0] = self.moves_of(played)
             return _WIN
-        key = self.key()
+        key = core.key()
         if key in self.seen or key in self.lost:
             outcome = _LOST
         else:
             self.seen.add(key)
             if dealt and self.trapped(key):
                 outcome = _LOST
-            elif g._pos >= len(g._deck):
+            elif not core.stock_left():
                 outcome = yield from self.endgame(key)
             else:
                 if self.tick():
@@ -412,57 +282,58 @@ class _Search:
                 line.append([played, iter(self.ordered_moves()), None])
                 return None
         if outcome == _WIN:
-            self.path[:0] = [m for m, _ in played]
+            self.path[:0] = self.moves_of(played)
         else:
-            self.undo_all(played)
+            core.undo_all(played)
         return outcome
 
-    def children(self, node: tuple, parents: dict) -> Iterator[tuple]:
-        """Play each move worth trying from ``node`` but a deal, with its auto moves; for
-        each position new to ``parents`` (and not known lost), record how it was reached and
-        yield its key while it is on the board. Dealing is the layers' business, and an
-        endgame has nothing left to deal."""
-        g = self.game
-        for move, action in self.ordered_moves():
-            if action[0] == DEAL_ROW:
-                continue
-            g._apply(action)
-            played = self.auto_moves()
-            child = self.key()
-            if child not in parents and child not in self.lost:
-                parents[child] = (node, [move] + [m for m, _ in played])
-                yield child
-            self.undo_all(played)
-            g._unapply(action)
+    def ticks_allowed(self) -> int:
+        """Positions a search may expand before one of them needs :meth:`tick`'s attention:
+        the end of the turn, a checkpoint of the clock, or the node limit."""
+        clock = self.clock
+        return int(
+            max(
+                1,
+                min(
+                    self.turn_end - self.nodes,
+                    256 - (clock.nodes & 255),
+                    clock.node_limit - clock.nodes + 1,
+                ),
+            )
+        )
+
+    def count(self, ticks: int, due: bool) -> Generator[None, None, None]:
+        """Count the positions a search expanded; the last one is :meth:`tick`'s if it was
+        ``due`` (the search paused there), and the turn may end on it."""
+        quiet = ticks - 1 if due else ticks
+        self.nodes += quiet
+        self.clock.nodes += quiet
+        if due and self.tick():
+            yield
 
     def endgame(self, entry: tuple) -> Generator[None, None, str]:
         """Best-first search from an endgame entry with ``self.budget`` nodes."""
         self.endgames += 1
-        start = self.snapshot()
-        parents: dict = {entry: None}
-        heap = [(0, 0, entry, start)]
-        pushed, left = 0, self.budget
+        core = self.core
+        start = core.snapshot()
+        search = core.search(self.lost, self.style.deal_score, self.noise)
+        search.root(entry)
+        search.seed(entry, start, self.budget)
         try:
-            while heap:
-                left -= 1
-                if left < 0:
+            while True:
+                status, ticks = search.endgame(self.ticks_allowed())
+                yield from self.count(ticks, status == TICK)
+                if status == WIN:
+                    self.path[:0] = self.moves_of(search.path(search.won_key()))
+                    return _WIN
+                if status == LOST:
+                    search.mark_lost()  # searched to the end: every position in it is lost
+                    return _LOST
+                if status == OPEN:
                     self.open_endgames += 1
                     return _OPEN
-                _, _, node, snap = heapq.heappop(heap)
-                self.load(snap)
-                if self.tick():
-                    yield
-                for child in self.children(node, parents):
-                    if self.won():
-                        self.path[:0] = _path_to(parents, child)
-                        return _WIN
-                    pushed += 1
-                    rank = self.endgame_rank()
-                    heapq.heappush(heap, (rank, pushed, child, self.snapshot()))
-            self.lost.update(parents)  # searched to the end: every position in it is lost
-            return _LOST
         finally:
-            self.load(start)
+            core.restore(start)
 
 
 class _Beam(_Search):
@@ -481,7 +352,7 @@ class _Beam(_Search):
 
     def run(self) -> Steps:
         width = self.style.first_budget
-        start = self.snapshot()
+        start = self.core.snapshot()
         while True:
             self.rounds += 1
             self.budget = 64 * width
@@ -491,7 +362,7 @@ class _Beam(_Search):
                     return True
                 if self.complete:  # nothing was cut: every line was searched to its end
                     return False
-                self.load(start)
+                self.core.restore(start)
             width *= 2
 
     def spread_limit(self, width: int) -> int:
@@ -499,47 +370,43 @@ class _Beam(_Search):
         return 16 + 4 * width
 
     def rank(self) -> int:
-        """Lower is better: cards away from home, buried next cards, broken columns."""
-        g, breaks = self.game, 0
-        for col in g._cols:
-            below = -1
-            for card in col:
-                if (below >> 1) != ((card >> 1) ^ 1) + 2:
-                    breaks += 1
-                below = card
-        return self.endgame_rank() + self.break_weight * breaks
+        """Lower is better: cards away from home, buried next cards, broken columns (in the
+        position of the last key)."""
+        core = self.core
+        return core.endgame_rank() + self.break_weight * core.breaks()
 
     def sweep(self, width: int) -> Steps:
-        g = self.game
-        played = [m for m, _ in self.auto_moves()]
-        root = self.key()
-        parents: dict = {root: None}
-        layer = [(root, self.snapshot())]
-        while g._pos < len(g._deck) and layer:
-            dealt: dict = {}
+        core = self.core
+        played = self.moves_of(core.auto_moves())
+        root = core.key()
+        tree = core.search(self.lost, self.style.deal_score, self.noise)
+        tree.root(root)
+        layer = [(root, core.snapshot())]
+        while core.stock_left() and layer:
+            dealt: list = []
             for key, snap in layer:
-                self.load(snap)
-                yield from self.spread(key, parents, dealt, self.spread_limit(width))
+                core.restore(snap)
+                yield from self.spread(tree, key, snap, dealt, self.spread_limit(width))
             layer = self.best_live(dealt, width)
             if layer:
-                self.load(layer[0][1])
+                core.restore(layer[0][1])
         for key, snap in layer:
-            self.load(snap)
-            outcome = _WIN if self.won() else (yield from self.endgame(key))
+            core.restore(snap)
+            outcome = _WIN if core.won() else (yield from self.endgame(key))
             if outcome == _WIN:
-                self.path[:0] = played + _path_to(parents, key)
+                self.path[:0] = played + self.moves_of(tree.path(key))
                 return True
             self.complete &= outcome == _LOST
         return False
 
-    def best_live(self, dealt: dict, width: int) -> list[tuple]:
+    def best_live(self, dealt: list, width: int) -> list[tuple]:
         """The ``width`` best positions of a layer that hold no trapped card, as (key,
         snapshot); what is cut leaves the sweep incomplete, what is trapped is proven lost."""
-        layer, candidates = [], list(dealt.values())
+        layer, candidates = [], list(dealt)
         heapq.heapify(candidates)
         while candidates and len(layer) < width:
             _, key, snap = heapq.heappop(candidates)
-            self.load(snap)
+            self.core.restore(snap)
             if not self.trapped(key):
                 layer.append((key, snap))
         if candidates:
@@ -547,44 +414,19 @@ class _Beam(_Search):
         return layer
 
     def spread(
-        self, seed: tuple, parents: dict, dealt: dict, limit: int
+        self, tree, seed: tuple, snap: object, dealt: list, limit: int
     ) -> Generator[None, None, None]:
-        """Best-first over the moves that do not deal, from ``seed``; every position reached
-        deals the next row into ``dealt`` (key -> (rank, key, snapshot))."""
-        heap = [(0, 0, seed, self.snapshot())]
-        pushed = 0
-        while heap and limit > 0:
-            limit -= 1
-            _, _, node, snap = heapq.heappop(heap)
-            self.load(snap)
-            if self.tick():
-                yield
-            self.deal_into(node, parents, dealt)
-            for child in self.children(node, parents):
-                pushed += 1
-                heapq.heappush(heap, (self.rank(), pushed, child, self.snapshot()))
-        if heap:
+        """Best-first over the moves that do not deal, from ``seed`` (in ``tree``); every
+        position reached deals the next row into ``dealt`` ((rank, key, snapshot))."""
+        tree.seed(seed, snap, limit)
+        while True:
+            status, ticks = tree.spread(self.ticks_allowed(), self.break_weight)
+            yield from self.count(ticks, status == TICK)
+            if status != TICK:
+                break
+        dealt += tree.dealt()
+        if tree.heap_size():
             self.complete = False
-
-    def deal_into(self, node: tuple, parents: dict, dealt: dict) -> None:
-        g = self.game
-        action = g._resolve(DEAL)
-        g._apply(action)
-        played = self.auto_moves()
-        child = self.key()
-        if child not in parents and child not in self.lost:
-            parents[child] = (node, [DEAL] + [m for m, _ in played])
-            dealt[child] = (self.rank(), child, self.snapshot())
-        self.undo_all(played)
-        g._unapply(action)
-
-
-def _path_to(parents: dict, key) -> list[Move]:
-    parts = []
-    while parents[key] is not None:
-        key, moves = parents[key]
-        parts.append(moves)
-    return [m for moves in reversed(parts) for m in moves]
 
 
 def shorten(game: Game, moves: list[Move]) -> list[Move]:
@@ -593,10 +435,10 @@ def shorten(game: Game, moves: list[Move]) -> list[Move]:
     line, changed = list(moves), True
     while changed:
         position = game.copy(history=False)
-        keys = [position._exact_key()]
+        keys = [position.exact_key()]
         for move in line:
             position.play(move)
-            keys.append(position._exact_key())
+            keys.append(position.exact_key())
         last = {key: i for i, key in enumerate(keys)}
         position = game.copy(history=False)
         shorter, i, changed = [], 0, False
@@ -607,7 +449,7 @@ def shorten(game: Game, moves: list[Move]) -> list[Move]:
             target, via = i + 1, line[i]
             for move in position.legal_moves:
                 position.play(move)
-                reach = last.get(position._exact_key(), -1)
+                reach = last.get(position.exact_key(), -1)
                 position.undo()
                 if reach > target:
                     target, via, changed = reach, move, True
@@ -624,6 +466,7 @@ def solve(
     node_limit: int | None = None,
     stop: Callable[[], bool] | None = None,
     progress: Callable[[int, float], None] | None = None,
+    backend: str | None = None,
 ) -> SolveResult:
     """Decide whether ``game`` can still be won from its current position.
 
@@ -634,13 +477,15 @@ def solve(
     budget is shared by a few runs that order the search differently and take turns; what one
     run proves lost, the others skip. ``progress(positions, seconds)``, if given, is called
     every :data:`PROGRESS_EVERY` positions with the positions expanded and the seconds spent
-    so far (from the solver's thread: keep it quick).
+    so far (from the solver's thread: keep it quick). ``backend`` picks the search core
+    ("c" or "python", default :data:`backend`); both search alike, move for move.
     """
     if not time_limit >= 0:  # NaN too
         raise ValueError(f"time_limit must be a number of seconds >= 0, not {time_limit!r}")
     clock = _Clock(time_limit, node_limit, stop, progress)
-    status, search, runs = _take_turns(game, clock, PORTFOLIO)
+    status, search, runs = _take_turns(game, clock, PORTFOLIO, backend)
     path = search.path if search is not None else []
+    searched = time.perf_counter() - clock.start
     moves = tuple(shorten(game, path)) if status == WINNABLE else ()
     stats = {
         "rounds": sum(run.rounds for run in runs),
@@ -649,17 +494,19 @@ def solve(
         "decided_by": runs.index(search) if search is not None else None,
         "raw_length": len(path),
     }
-    return SolveResult(status, moves, clock.nodes, time.perf_counter() - clock.start, stats)
+    seconds = time.perf_counter() - clock.start
+    return SolveResult(status, moves, clock.nodes, seconds, stats, searched)
 
 
 def _take_turns(
-    game: Game, clock: _Clock, styles: Sequence[_Style]
+    game: Game, clock: _Clock, styles: Sequence[_Style], backend: str | None = None
 ) -> tuple[str, _Search | None, list[_Search]]:
     """The runs of ``styles`` take turns, each resumed where it paused, until one wins or
     proves a loss (it is returned with the status) or the clock runs out (``unknown``)."""
-    lost: set = set()
+    lost = key_set(backend)  # what one run proves lost, the others skip
     runs = [
-        (_Beam if style.break_weights else _Search)(game, style, lost, clock) for style in styles
+        (_Beam if style.break_weights else _Search)(game, style, lost, clock, backend)
+        for style in styles
     ]
     steps = [run.run() for run in runs]
     try:

@@ -135,9 +135,15 @@ def test_from_deck_checks_the_cards():
         "strategy",
         "deadlock",
         "solver",
+        "position",
+        "core",
+        "core.python",
+        "core.compiled",
     ],
 )
 def test_docstring_examples(module):
+    if module == "core.compiled":
+        pytest.importorskip("milligan_widget.core._ccore")
     result = doctest.testmod(importlib.import_module(f"milligan_widget.{module}"))
     assert result.failed == 0 and result.attempted > 0
 

@@ -135,8 +135,9 @@ def pyodide_python(package: Path) -> str:
 def bundle_env() -> dict[str, str]:
     """The environment for building the wheel: the npm build hook is skipped where the front
     end is already built (``milligan_widget/static``, as after ``pip install -e .``), and the
-    wheel ships the bundle as it is."""
-    env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1")
+    wheel ships the bundle as it is. The C search core is not compiled: Pyodide installs
+    only pure-Python wheels (``py3-none-any``), and runs the pure-Python core."""
+    env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1", MILLIGAN_WIDGET_PURE="1")
     if (ROOT / "milligan_widget" / "static" / "widget.js").exists():
         env["SKIP_JUPYTER_BUILDER"] = "1"
     return env

@@ -1,0 +1,1915 @@
+/* The compiled search core of milligan-widget: a position as packed byte arrays, move
+ * generation, play and undo, keys, safe foundation moves, the solver's scores, and the
+ * expansion of a position for a best-first search.
+ *
+ * It mirrors milligan_widget/position.py and milligan_widget/core/python.py move for move
+ * (same moves in the same order, same action records, same keys); tests/test_core.py checks
+ * that for every preset. A move handle is a Python int packing the action record and the
+ * move's notation (see the A_ and M_ macros). Card codes are rank * 4 + suit, plus HIDDEN for
+ * a face-down card.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define HIDDEN 64
+#define KING 12
+#define MAXCOL 128
+#define MAXMOVES 1024
+#define NONE_SCORE (-1000000)
+
+enum { C2C, C2F, DEAL, C2R, R2C, R2F, F2C, C2CELL, CELL2C, CELL2F, TURNUP, GROUP };
+enum { P_RESERVE = 8, P_FOUNDATION = 9, P_ANYF = 17, P_CELL = 18, P_ANYCELL = 22, P_STOCK = 23 };
+
+typedef uint64_t act_t;
+/* bits 0-3 kind, 4 turn-up, 5-11 a, 12-18 b, 19-25 k, 26-32 run, 33-39 dst run,
+   40-44 move source, 45-49 move target, 50-56 move count (0: none) */
+#define A_KIND(h) ((int)((h)&15))
+#define A_TURN(h) ((int)(((h) >> 4) & 1))
+#define A_A(h) ((int)(((h) >> 5) & 127))
+#define A_B(h) ((int)(((h) >> 12) & 127))
+#define A_K(h) ((int)(((h) >> 19) & 127))
+#define A_RUN(h) ((int)(((h) >> 26) & 127))
+#define A_DRUN(h) ((int)(((h) >> 33) & 127))
+
+static inline act_t mk(int kind, int a, int b, int k, int run, int drun, int msrc, int mdst,
+                       int mcount) {
+    return (act_t)kind | ((act_t)a << 5) | ((act_t)b << 12) | ((act_t)k << 19) |
+           ((act_t)run << 26) | ((act_t)drun << 33) | ((act_t)msrc << 40) |
+           ((act_t)mdst << 45) | ((act_t)mcount << 50);
+}
+
+typedef struct {
+    PyObject_HEAD
+    int ncols, nfound, ncells, decks, total;
+    int king_only, reserve_mode, any_part, groups, flips, res_to_f, res_any_time, takeback;
+    int fsuit[8];
+    uint8_t deck[MAXCOL];
+    int decklen, pos;
+    uint8_t cols[8][MAXCOL];
+    int len[8], runs[8], found[8];
+    uint8_t reserve[MAXCOL];
+    int rlen;
+    int cells[4];
+    PyObject *rules;
+} Core;
+
+static inline int fits(int card, int onto) { return (onto >> 1) == (((card >> 1) ^ 1) + 2); }
+
+static int run_length(const uint8_t *c, int n) {
+    if (n <= 0) return 0;
+    int i = n - 1, card = c[i];
+    while (i > 0) {
+        int below = c[i - 1];
+        if ((below >> 1) != (((card >> 1) ^ 1) + 2)) break;
+        card = below;
+        i--;
+    }
+    return n - i;
+}
+
+static int face_down(const uint8_t *c, int n) {
+    int i = 0;
+    while (i < n && c[i] >= HIDDEN) i++;
+    return i;
+}
+
+static inline int top(const Core *s, int i) { return s->cols[i][s->len[i] - 1]; }
+
+/* the foundation pile a card may go on now, or -1 */
+static inline int fpile(const Core *s, int card) {
+    int rank = card >> 2, first = (card & 3) * s->decks;
+    for (int p = first; p < first + s->decks; p++)
+        if (s->found[p] == rank) return p;
+    return -1;
+}
+
+static int safe_home(const Core *s, int card) {
+    if (s->groups && s->pos < s->decklen) return 0;
+    int rank = card >> 2, d = s->decks, first = (card & 3) * d;
+    for (int p = first; p < first + d; p++)
+        if (s->found[p] < rank) return 0;
+    if (rank <= 1) return 1;
+    int other = (card & 2) ? 0 : 2 * d;
+    for (int p = other; p < other + 2 * d; p++)
+        if (s->found[p] < rank) return 0;
+    return 1;
+}
+
+/* ------------------------------------------------------------------ generation */
+
+static inline act_t turned(const Core *s, act_t a, int src, int k) {
+    if (s->flips && s->len[src] > k && s->cols[src][s->len[src] - k - 1] >= HIDDEN)
+        a |= 16;
+    return a;
+}
+
+static inline act_t col_to_col(const Core *s, int src, int dst, int k, int mcount) {
+    int run = s->runs[src];
+    act_t a = k <= run ? mk(C2C, src, dst, k, run, 0, src, dst, mcount)
+                       : mk(GROUP, src, dst, k, run, s->runs[dst], src, dst, mcount);
+    return turned(s, a, src, k);
+}
+
+static inline act_t to_foundation(const Core *s, int i, int pile) {
+    return turned(s, mk(C2F, i, pile, 1, s->runs[i], 0, i, P_ANYF, 0), i, 1);
+}
+
+typedef struct {
+    act_t *out;
+    int n;
+} Moves;
+
+#define ADD(m, a) ((m)->out[(m)->n++] = (a))
+
+static void empties(const Core *s, int *empty, int *ne) {
+    *ne = 0;
+    for (int d = 0; d < s->ncols; d++)
+        if (!s->len[d]) empty[(*ne)++] = d;
+}
+
+/* the columns a single card may go onto, as Position._columns_taking */
+static int columns_taking(const Core *s, int card, const int *empty, int ne, int *out) {
+    int n = 0;
+    for (int d = 0; d < s->ncols; d++)
+        if (s->len[d] && fits(card, top(s, d))) out[n++] = d;
+    if (!s->king_only || card >> 2 == KING)
+        for (int e = 0; e < ne; e++) out[n++] = empty[e];
+    return n;
+}
+
+static void gen_runs_from(const Core *s, int i, const int *empty, int ne, Moves *m) {
+    int run = s->runs[i], L = s->len[i];
+    const uint8_t *col = s->cols[i];
+    for (int k = 1; k <= run; k++) {
+        int card = col[L - k];
+        for (int d = 0; d < s->ncols; d++)
+            if (s->len[d] && fits(card, top(s, d))) ADD(m, col_to_col(s, i, d, k, 0));
+    }
+    if (!ne) return;
+    if (s->king_only) {
+        if (col[L - run] >> 2 == KING)
+            for (int e = 0; e < ne; e++) ADD(m, col_to_col(s, i, empty[e], run, 0));
+    } else {
+        for (int e = 0; e < ne; e++)
+            for (int k = 1; k <= run; k++)
+                ADD(m, col_to_col(s, i, empty[e], k, k == run ? 0 : k));
+    }
+}
+
+static void gen_groups_from(const Core *s, int i, const int *empty, int ne, Moves *m) {
+    int L = s->len[i];
+    const uint8_t *col = s->cols[i];
+    int up = L - face_down(col, L);
+    int order[8], no = 0, cnt[8] = {0};
+    uint8_t ks[8][MAXCOL];
+    for (int k = 1; k <= up; k++) {
+        int card = col[L - k];
+        for (int d = 0; d < s->ncols; d++)
+            if (d != i && s->len[d] && fits(card, top(s, d))) {
+                if (!cnt[d]) order[no++] = d;
+                ks[d][cnt[d]++] = (uint8_t)k;
+            }
+    }
+    for (int j = 0; j < no; j++) {
+        int d = order[j];
+        for (int t = 0; t < cnt[d]; t++)
+            ADD(m, col_to_col(s, i, d, ks[d][t], cnt[d] == 1 ? 0 : ks[d][t]));
+    }
+    for (int e = 0; e < ne; e++)
+        for (int k = 1; k <= up; k++)
+            if (!s->king_only || col[L - k] >> 2 == KING)
+                ADD(m, col_to_col(s, i, empty[e], k, k == up ? 0 : k));
+}
+
+static void gen_from_reserve(const Core *s, const int *empty, int ne, Moves *m) {
+    int size = s->rlen, lowest = s->any_part ? 1 : size;
+    const uint8_t *r = s->reserve;
+    for (int k = lowest; k <= size; k++) {
+        int card = r[size - k];
+        for (int d = 0; d < s->ncols; d++) {
+            if (!s->len[d] || !fits(card, top(s, d))) continue;
+            int onto = top(s, d), kk = (onto >> 2) - (r[size - 1] >> 2);
+            if (kk >= 1 && kk <= size && fits(r[size - kk], onto))
+                ADD(m, mk(R2C, d, 0, kk, 0, 0, P_RESERVE, d, 0));
+        }
+    }
+    if (ne) {
+        if (s->any_part && !s->king_only) {
+            for (int e = 0; e < ne; e++)
+                for (int k = 1; k <= size; k++)
+                    ADD(m, mk(R2C, empty[e], 0, k, 0, 0, P_RESERVE, empty[e], k == size ? 0 : k));
+        } else if (!s->king_only || r[0] >> 2 == KING) {
+            for (int e = 0; e < ne; e++)
+                ADD(m, mk(R2C, empty[e], 0, size, 0, 0, P_RESERVE, empty[e], 0));
+        }
+    }
+    if (s->res_to_f && (s->any_part || size == 1)) {
+        int pile = fpile(s, r[size - 1]);
+        if (pile >= 0) ADD(m, mk(R2F, pile, 0, 0, 0, 0, P_RESERVE, P_ANYF, 0));
+    }
+}
+
+static void gen_cells(const Core *s, const int *empty, int ne, Moves *m) {
+    int free_cell = -1, targets[16];
+    for (int c = 0; c < s->ncells; c++)
+        if (s->cells[c] < 0) {
+            free_cell = c;
+            break;
+        }
+    if (free_cell >= 0)
+        for (int i = 0; i < s->ncols; i++)
+            if (s->len[i])
+                ADD(m, turned(s, mk(C2CELL, i, free_cell, 1, s->runs[i], 0, i, P_ANYCELL, 0), i,
+                              1));
+    for (int c = 0; c < s->ncells; c++) {
+        int card = s->cells[c];
+        if (card < 0) continue;
+        int nt = columns_taking(s, card, empty, ne, targets);
+        for (int t = 0; t < nt; t++)
+            ADD(m, mk(CELL2C, c, targets[t], 0, 0, 0, P_CELL + c, targets[t], 0));
+        int pile = fpile(s, card);
+        if (pile >= 0) ADD(m, mk(CELL2F, c, pile, 0, 0, 0, P_CELL + c, P_ANYF, 0));
+    }
+}
+
+static void gen_rare(const Core *s, const int *empty, int ne, Moves *m) {
+    if (s->rlen) {
+        gen_from_reserve(s, empty, ne, m);
+    } else if (s->reserve_mode && (s->res_any_time || s->pos >= s->decklen)) {
+        int most = s->reserve_mode == 1 ? 1 : 99;
+        for (int i = 0; i < s->ncols; i++) {
+            int run = s->runs[i];
+            for (int k = 1; k <= (run < most ? run : most); k++)
+                ADD(m, turned(s, mk(C2R, i, 0, k, run, 0, i, P_RESERVE, k == 1 ? 0 : k), i, k));
+        }
+    }
+    if (s->ncells) gen_cells(s, empty, ne, m);
+    if (s->takeback == 1 || (s->takeback == 2 && s->pos >= s->decklen)) {
+        int targets[16];
+        for (int p = 0; p < s->nfound; p++) {
+            if (!s->found[p]) continue;
+            int card = (s->found[p] - 1) * 4 + s->fsuit[p];
+            int nt = columns_taking(s, card, empty, ne, targets);
+            for (int t = 0; t < nt; t++)
+                ADD(m, mk(F2C, p, targets[t], 0, 0, 0, P_FOUNDATION + p, targets[t], 0));
+        }
+    }
+}
+
+static int deal_count(const Core *s) {
+    int left = s->decklen - s->pos;
+    return left < s->ncols ? left : s->ncols;
+}
+
+static int generate(const Core *s, act_t *out) {
+    Moves m = {out, 0};
+    int empty[8], ne;
+    empties(s, empty, &ne);
+    for (int i = 0; i < s->ncols; i++) {
+        if (!s->len[i]) continue;
+        int pile = fpile(s, top(s, i));
+        if (pile >= 0) ADD(&m, to_foundation(s, i, pile));
+        if (s->groups)
+            gen_groups_from(s, i, empty, ne, &m);
+        else
+            gen_runs_from(s, i, empty, ne, &m);
+    }
+    if (s->pos < s->decklen) ADD(&m, mk(DEAL, deal_count(s), 0, 0, 0, 0, P_STOCK, P_STOCK, 0));
+    if (s->reserve_mode || s->ncells || s->takeback) gen_rare(s, empty, ne, &m);
+    return m.n;
+}
+
+/* ------------------------------------------------------------------ doing and undoing */
+
+static inline void move_cards(uint8_t *from, int *flen, uint8_t *to, int *tlen, int k) {
+    memcpy(to + *tlen, from + *flen - k, (size_t)k);
+    *tlen += k;
+    *flen -= k;
+}
+
+static inline void after_leaving(Core *s, int src, int run, int k) {
+    s->runs[src] = run > k ? run - k : run_length(s->cols[src], s->len[src]);
+}
+
+static void push_card(Core *s, int dst, int card) {
+    int L = s->len[dst];
+    s->runs[dst] = L && fits(card, s->cols[dst][L - 1]) ? s->runs[dst] + 1 : 1;
+    s->cols[dst][s->len[dst]++] = (uint8_t)card;
+}
+
+static int pop_card(Core *s, int src) {
+    int card = s->cols[src][--s->len[src]];
+    s->runs[src] = s->runs[src] > 1 ? s->runs[src] - 1 : run_length(s->cols[src], s->len[src]);
+    return card;
+}
+
+static void apply(Core *s, act_t h) {
+    int a = A_A(h), b = A_B(h), k = A_K(h), run = A_RUN(h);
+    switch (A_KIND(h)) {
+    case C2C:
+        s->runs[b] = s->len[b] ? s->runs[b] + k : k;
+        move_cards(s->cols[a], &s->len[a], s->cols[b], &s->len[b], k);
+        after_leaving(s, a, run, k);
+        break;
+    case C2F:
+        s->len[a]--;
+        s->found[b]++;
+        after_leaving(s, a, run, 1);
+        break;
+    case DEAL:
+        for (int i = 0; i < a; i++) push_card(s, i, s->deck[s->pos + i]);
+        s->pos += a;
+        break;
+    case C2R:
+        s->rlen = 0;
+        move_cards(s->cols[a], &s->len[a], s->reserve, &s->rlen, k);
+        after_leaving(s, a, run, k);
+        break;
+    case R2C:
+        s->runs[a] = s->len[a] ? s->runs[a] + k : k;
+        move_cards(s->reserve, &s->rlen, s->cols[a], &s->len[a], k);
+        break;
+    case R2F:
+        s->rlen--;
+        s->found[a]++;
+        break;
+    case F2C:
+        s->found[a]--;
+        push_card(s, b, s->found[a] * 4 + s->fsuit[a]);
+        break;
+    case C2CELL:
+        s->cells[b] = s->cols[a][--s->len[a]];
+        after_leaving(s, a, run, 1);
+        break;
+    case CELL2C:
+        push_card(s, b, s->cells[a]);
+        s->cells[a] = -1;
+        break;
+    case CELL2F:
+        s->cells[a] = -1;
+        s->found[b]++;
+        break;
+    case GROUP:
+        move_cards(s->cols[a], &s->len[a], s->cols[b], &s->len[b], k);
+        s->runs[b] = run_length(s->cols[b], s->len[b]);
+        s->runs[a] = run_length(s->cols[a], s->len[a]);
+        break;
+    }
+    if (A_TURN(h)) {
+        s->cols[a][s->len[a] - 1] -= HIDDEN;
+        s->runs[a] = 1;
+    }
+}
+
+static void unapply(Core *s, act_t h) {
+    int a = A_A(h), b = A_B(h), k = A_K(h), run = A_RUN(h);
+    if (A_TURN(h)) s->cols[a][s->len[a] - 1] += HIDDEN;
+    switch (A_KIND(h)) {
+    case C2C:
+        move_cards(s->cols[b], &s->len[b], s->cols[a], &s->len[a], k);
+        s->runs[b] -= k;
+        s->runs[a] = run;
+        break;
+    case C2F:
+        s->found[b]--;
+        s->cols[a][s->len[a]++] = (uint8_t)(s->found[b] * 4 + s->fsuit[b]);
+        s->runs[a] = run;
+        break;
+    case DEAL:
+        for (int i = 0; i < a; i++) pop_card(s, i);
+        s->pos -= a;
+        break;
+    case C2R:
+        move_cards(s->reserve, &s->rlen, s->cols[a], &s->len[a], s->rlen);
+        s->runs[a] = run;
+        break;
+    case R2C:
+        move_cards(s->cols[a], &s->len[a], s->reserve, &s->rlen, k);
+        s->runs[a] -= k;
+        break;
+    case R2F:
+        s->found[a]--;
+        s->reserve[s->rlen++] = (uint8_t)(s->found[a] * 4 + s->fsuit[a]);
+        break;
+    case F2C:
+        pop_card(s, b);
+        s->found[a]++;
+        break;
+    case C2CELL:
+        s->cols[a][s->len[a]++] = (uint8_t)s->cells[b];
+        s->cells[b] = -1;
+        s->runs[a] = run;
+        break;
+    case CELL2C:
+        s->cells[a] = pop_card(s, b);
+        break;
+    case CELL2F:
+        s->found[b]--;
+        s->cells[a] = s->found[b] * 4 + s->fsuit[b];
+        break;
+    case GROUP:
+        move_cards(s->cols[b], &s->len[b], s->cols[a], &s->len[a], k);
+        s->runs[a] = run;
+        s->runs[b] = A_DRUN(h);
+        break;
+    }
+}
+
+/* Play safe foundation moves until none is left (the rule of Game.safe_foundation_moves);
+   the handles played go to out; returns how many. */
+static int auto_moves(Core *s, act_t *out) {
+    int n = 0;
+    for (;;) {
+        act_t h = 0;
+        int found = 0;
+        for (int i = 0; i < s->ncols && !found; i++) {
+            if (!s->len[i]) continue;
+            int card = top(s, i), pile = fpile(s, card);
+            if (pile >= 0 && safe_home(s, card)) {
+                h = to_foundation(s, i, pile);
+                found = 1;
+            }
+        }
+        if (!found && s->rlen && s->res_to_f && (s->any_part || s->rlen == 1)) {
+            int card = s->reserve[s->rlen - 1], pile = fpile(s, card);
+            if (pile >= 0 && safe_home(s, card)) {
+                h = mk(R2F, pile, 0, 0, 0, 0, P_RESERVE, P_ANYF, 0);
+                found = 1;
+            }
+        }
+        for (int c = 0; c < s->ncells && !found; c++) {
+            int card = s->cells[c];
+            if (card < 0) continue;
+            int pile = fpile(s, card);
+            if (pile >= 0 && safe_home(s, card)) {
+                h = mk(CELL2F, c, pile, 0, 0, 0, P_CELL + c, P_ANYF, 0);
+                found = 1;
+            }
+        }
+        if (!found) return n;
+        apply(s, h);
+        out[n++] = h;
+    }
+}
+
+/* ------------------------------------------------------------------ measures */
+
+static int cards_home(const Core *s) {
+    int n = 0;
+    for (int p = 0; p < s->nfound; p++) n += s->found[p];
+    return n;
+}
+
+static int cover_score(const Core *s) {
+    /* one pass over the cards: the depth of the shallowest copy (face up or down) of each
+       card a foundation needs next */
+    int depth[64], total = 0;
+    for (int c = 0; c < 64; c++) depth[c] = -1;
+    for (int p = 0; p < s->nfound; p++)
+        if (s->found[p] < 13) depth[s->found[p] * 4 + s->fsuit[p]] = 99;
+    for (int j = 0; j < s->ncols; j++)
+        for (int t = 0, L = s->len[j]; t < L; t++) {
+            int c = s->cols[j][t] & 63;
+            if (depth[c] > L - t - 1) depth[c] = L - t - 1;
+        }
+    for (int t = 0; t < s->rlen; t++) { /* the cards above it in the reserve */
+        int c = s->reserve[t] & 63;
+        if (depth[c] > s->rlen - 1 - t) depth[c] = s->rlen - 1 - t;
+    }
+    for (int p = 0; p < s->nfound; p++)
+        if (s->found[p] < 13) total += depth[s->found[p] * 4 + s->fsuit[p]];
+    return total;
+}
+
+static int endgame_rank(const Core *s) { return (s->total - cards_home(s)) * 8 + cover_score(s); }
+
+static int breaks(const Core *s) {
+    int n = 0;
+    for (int j = 0; j < s->ncols; j++) {
+        int below = -1;
+        for (int t = 0; t < s->len[j]; t++) {
+            int card = s->cols[j][t];
+            if (below < 0 || (below >> 1) != (((card >> 1) ^ 1) + 2)) n++;
+            below = card;
+        }
+    }
+    return n;
+}
+
+static int exposure_score(const Core *s, int card) {
+    return 20 - (card >> 2) + (fpile(s, card) >= 0 ? 40 : 0);
+}
+
+static int move_score(const Core *s, act_t h, int endgame, int deal_score) {
+    if (A_TURN(h)) {
+        int inner = move_score(s, h & ~(act_t)16, endgame, deal_score);
+        return inner == NONE_SCORE ? NONE_SCORE : inner + 15;
+    }
+    int kind = A_KIND(h), src = A_A(h), dst = A_B(h), k = A_K(h);
+    switch (kind) {
+    case DEAL:
+        return deal_score;
+    case C2F:
+    case R2F:
+        return 100;
+    case R2C:
+        return 30;
+    case C2C:
+    case GROUP: {
+        int L = s->len[src];
+        if (k == L) return endgame && !s->len[dst] ? NONE_SCORE : 60;
+        return exposure_score(s, s->cols[src][L - k - 1] & ~HIDDEN) - (s->len[dst] ? 0 : 10);
+    }
+    case C2R: {
+        int L = s->len[src];
+        if (k == L) return s->cols[src][0] >> 2 == KING ? -30 : -20;
+        return exposure_score(s, s->cols[src][L - k - 1] & ~HIDDEN) - 10;
+    }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ keys and snapshots */
+
+static const Core *sort_core;
+
+static int column_order(const void *x, const void *y) {
+    int i = *(const int *)x, j = *(const int *)y;
+    int li = sort_core->len[i], lj = sort_core->len[j];
+    int c = memcmp(sort_core->cols[i], sort_core->cols[j], (size_t)(li < lj ? li : lj));
+    if (c) return c;
+    return (li > lj) - (li < lj);
+}
+
+/* the key's bytes (without the cards dealt, the key's second half) into buf; returns the length */
+static int key_bytes(const Core *s, uint8_t *buf) {
+    int order[8], n = 0;
+    for (int j = 0; j < s->ncols; j++) order[j] = j;
+    if (s->pos >= s->decklen) {
+        /* insertion sort: stable and small */
+        sort_core = s;
+        for (int i = 1; i < s->ncols; i++) {
+            int v = order[i], j = i - 1;
+            while (j >= 0 && column_order(&order[j], &v) > 0) {
+                order[j + 1] = order[j];
+                j--;
+            }
+            order[j + 1] = v;
+        }
+    }
+    for (int j = 0; j < s->ncols; j++) {
+        if (j) buf[n++] = 0xff;
+        memcpy(buf + n, s->cols[order[j]], (size_t)s->len[order[j]]);
+        n += s->len[order[j]];
+    }
+    buf[n++] = '|';
+    if (s->decks == 2) {
+        for (int q = 0; q < 4; q++) {
+            int a = s->found[2 * q], b = s->found[2 * q + 1];
+            buf[n++] = (uint8_t)(a + b);
+            buf[n++] = (uint8_t)(a > b ? a - b : b - a);
+        }
+    } else {
+        for (int p = 0; p < s->nfound; p++) buf[n++] = (uint8_t)s->found[p];
+    }
+    memcpy(buf + n, s->reserve, (size_t)s->rlen);
+    n += s->rlen;
+    if (s->ncells) {
+        int cs[4];
+        buf[n++] = '|';
+        for (int c = 0; c < s->ncells; c++) {
+            int v = s->cells[c] & 0xff, j = c - 1;
+            while (j >= 0 && cs[j] > v) {
+                cs[j + 1] = cs[j];
+                j--;
+            }
+            cs[j + 1] = v;
+        }
+        for (int c = 0; c < s->ncells; c++) buf[n++] = (uint8_t)cs[c];
+    }
+    return n;
+}
+
+static PyObject *key_object(const uint8_t *buf, int n, int dealt) {
+    PyObject *bytes = PyBytes_FromStringAndSize((const char *)buf, n);
+    if (!bytes) return NULL;
+    PyObject *pos = PyLong_FromLong(dealt);
+    if (!pos) {
+        Py_DECREF(bytes);
+        return NULL;
+    }
+    PyObject *key = PyTuple_Pack(2, bytes, pos);
+    Py_DECREF(bytes);
+    Py_DECREF(pos);
+    return key;
+}
+
+static PyObject *make_key(const Core *s) {
+    uint8_t buf[512];
+    return key_object(buf, key_bytes(s, buf), s->pos);
+}
+
+/* [pos, rlen, cells..., found..., lens..., columns..., reserve...] */
+static int snap_bytes(const Core *s, uint8_t *buf) {
+    int n = 0;
+    buf[n++] = (uint8_t)s->pos;
+    buf[n++] = (uint8_t)s->rlen;
+    for (int c = 0; c < s->ncells; c++) buf[n++] = (uint8_t)(s->cells[c] & 0xff);
+    for (int p = 0; p < s->nfound; p++) buf[n++] = (uint8_t)s->found[p];
+    for (int j = 0; j < s->ncols; j++) buf[n++] = (uint8_t)s->len[j];
+    for (int j = 0; j < s->ncols; j++) {
+        memcpy(buf + n, s->cols[j], (size_t)s->len[j]);
+        n += s->len[j];
+    }
+    memcpy(buf + n, s->reserve, (size_t)s->rlen);
+    n += s->rlen;
+    return n;
+}
+
+static PyObject *make_snapshot(const Core *s) {
+    uint8_t buf[512];
+    return PyBytes_FromStringAndSize((const char *)buf, snap_bytes(s, buf));
+}
+
+static int load_snap(Core *s, const uint8_t *b, Py_ssize_t size) {
+    int n = 0, need = 2 + s->ncells + s->nfound + s->ncols;
+    if (size < need) goto bad;
+    s->pos = b[n++];
+    s->rlen = b[n++];
+    for (int c = 0; c < s->ncells; c++, n++) s->cells[c] = b[n] == 0xff ? -1 : b[n];
+    for (int p = 0; p < s->nfound; p++) s->found[p] = b[n++];
+    for (int j = 0; j < s->ncols; j++) {
+        s->len[j] = b[n++];
+        need += s->len[j];
+    }
+    if (size != need + s->rlen || s->pos > s->decklen) goto bad;
+    for (int j = 0; j < s->ncols; j++) {
+        memcpy(s->cols[j], b + n, (size_t)s->len[j]);
+        n += s->len[j];
+        s->runs[j] = run_length(s->cols[j], s->len[j]);
+    }
+    memcpy(s->reserve, b + n, (size_t)s->rlen);
+    return 0;
+bad:
+    PyErr_SetString(PyExc_ValueError, "not a snapshot of this core");
+    return -1;
+}
+
+static int load_snapshot(Core *s, PyObject *snap) {
+    char *data;
+    Py_ssize_t size;
+    if (PyBytes_AsStringAndSize(snap, &data, &size) < 0) return -1;
+    return load_snap(s, (const uint8_t *)data, size);
+}
+
+/* ------------------------------------------------------------------ the Python type */
+
+static int get_handle(PyObject *obj, act_t *h) {
+    *h = (act_t)PyLong_AsUnsignedLongLong(obj);
+    return (*h == (act_t)-1 && PyErr_Occurred()) ? -1 : 0;
+}
+
+static PyObject *handles_list(const act_t *hs, int n) {
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *v = PyLong_FromUnsignedLongLong(hs[i]);
+        if (!v) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, v);
+    }
+    return list;
+}
+
+static int read_bytes(PyObject *obj, uint8_t *to, int most, int *n) {
+    char *data;
+    Py_ssize_t size;
+    if (PyBytes_AsStringAndSize(obj, &data, &size) < 0) return -1;
+    if (size > most) {
+        PyErr_SetString(PyExc_ValueError, "too many cards");
+        return -1;
+    }
+    memcpy(to, data, (size_t)size);
+    *n = (int)size;
+    return 0;
+}
+
+static int Core_init(Core *s, PyObject *args, PyObject *kw) {
+    PyObject *cols, *found, *stock, *reserve, *cells, *rules;
+    int flags[11];
+    if (!PyArg_ParseTuple(args, "(iiiiiiiiiii)OOOOOO", &flags[0], &flags[1], &flags[2],
+                          &flags[3], &flags[4], &flags[5], &flags[6], &flags[7], &flags[8],
+                          &flags[9], &flags[10], &cols, &found, &stock, &reserve, &cells, &rules))
+        return -1;
+    s->ncols = flags[0];
+    s->decks = flags[1];
+    s->ncells = flags[2];
+    s->king_only = flags[3];
+    s->reserve_mode = flags[4];
+    s->any_part = flags[5];
+    s->groups = flags[6];
+    s->flips = flags[7];
+    s->res_to_f = flags[8];
+    s->res_any_time = flags[9];
+    s->takeback = flags[10];
+    s->nfound = 4 * s->decks;
+    s->total = 52 * s->decks;
+    if (s->ncols < 1 || s->ncols > 8 || s->decks < 1 || s->decks > 2 || s->ncells < 0 ||
+        s->ncells > 4) {
+        PyErr_SetString(PyExc_ValueError, "rules out of range");
+        return -1;
+    }
+    for (int p = 0; p < s->nfound; p++) s->fsuit[p] = p / s->decks;
+    if (!PyTuple_Check(cols) || PyTuple_GET_SIZE(cols) != s->ncols || !PyTuple_Check(cells) ||
+        PyTuple_GET_SIZE(cells) != s->ncells) {
+        PyErr_SetString(PyExc_ValueError, "columns or cells do not match the rules");
+        return -1;
+    }
+    for (int j = 0; j < s->ncols; j++) {
+        if (read_bytes(PyTuple_GET_ITEM(cols, j), s->cols[j], MAXCOL - 16, &s->len[j]) < 0)
+            return -1;
+        s->runs[j] = run_length(s->cols[j], s->len[j]);
+    }
+    uint8_t heights[8];
+    int nh;
+    if (read_bytes(found, heights, 8, &nh) < 0) return -1;
+    if (nh != s->nfound) {
+        PyErr_SetString(PyExc_ValueError, "foundations do not match the rules");
+        return -1;
+    }
+    for (int p = 0; p < nh; p++) s->found[p] = heights[p];
+    if (read_bytes(stock, s->deck, MAXCOL - 16, &s->decklen) < 0) return -1;
+    if (read_bytes(reserve, s->reserve, MAXCOL - 16, &s->rlen) < 0) return -1;
+    s->pos = 0;
+    for (int c = 0; c < s->ncells; c++) {
+        s->cells[c] = (int)PyLong_AsLong(PyTuple_GET_ITEM(cells, c));
+        if (s->cells[c] == -1 && PyErr_Occurred()) return -1;
+    }
+    Py_INCREF(rules);
+    Py_XSETREF(s->rules, rules);
+    return 0;
+}
+
+static void Core_dealloc(Core *s) {
+    Py_CLEAR(s->rules);
+    Py_TYPE(s)->tp_free((PyObject *)s);
+}
+
+static PyObject *Core_key(Core *s, PyObject *unused) { return make_key(s); }
+static PyObject *Core_snapshot(Core *s, PyObject *unused) { return make_snapshot(s); }
+
+static PyObject *Core_restore(Core *s, PyObject *snap) {
+    if (load_snapshot(s, snap) < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_moves(Core *s, PyObject *unused) {
+    act_t out[MAXMOVES];
+    return handles_list(out, generate(s, out));
+}
+
+static PyObject *Core_scored_moves(Core *s, PyObject *arg) {
+    int deal_score = (int)PyLong_AsLong(arg);
+    if (deal_score == -1 && PyErr_Occurred()) return NULL;
+    act_t out[MAXMOVES];
+    int n = generate(s, out), endgame = s->pos >= s->decklen;
+    PyObject *list = PyList_New(0);
+    if (!list) return NULL;
+    for (int i = 0; i < n; i++) {
+        int score = move_score(s, out[i], endgame, deal_score);
+        if (score == NONE_SCORE) continue;
+        PyObject *item = Py_BuildValue("(iK)", score, (unsigned long long)out[i]);
+        if (!item || PyList_Append(list, item) < 0) {
+            Py_XDECREF(item);
+            Py_DECREF(list);
+            return NULL;
+        }
+        Py_DECREF(item);
+    }
+    return list;
+}
+
+static PyObject *Core_play(Core *s, PyObject *arg) {
+    act_t h;
+    if (get_handle(arg, &h) < 0) return NULL;
+    apply(s, h);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_undo(Core *s, PyObject *arg) {
+    act_t h;
+    if (get_handle(arg, &h) < 0) return NULL;
+    unapply(s, h);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_auto_moves(Core *s, PyObject *unused) {
+    act_t out[256];
+    return handles_list(out, auto_moves(s, out));
+}
+
+static PyObject *Core_undo_all(Core *s, PyObject *list) {
+    PyObject *seq = PySequence_Fast(list, "undo_all takes a list of handles");
+    if (!seq) return NULL;
+    for (Py_ssize_t i = PySequence_Fast_GET_SIZE(seq) - 1; i >= 0; i--) {
+        act_t h;
+        if (get_handle(PySequence_Fast_GET_ITEM(seq, i), &h) < 0) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+        unapply(s, h);
+    }
+    Py_DECREF(seq);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_deal_move(Core *s, PyObject *unused) {
+    return PyLong_FromUnsignedLongLong(mk(DEAL, deal_count(s), 0, 0, 0, 0, P_STOCK, P_STOCK, 0));
+}
+
+static PyObject *Core_won(Core *s, PyObject *unused) {
+    return PyBool_FromLong(cards_home(s) == s->total);
+}
+static PyObject *Core_cards_home(Core *s, PyObject *unused) {
+    return PyLong_FromLong(cards_home(s));
+}
+static PyObject *Core_stock_left(Core *s, PyObject *unused) {
+    return PyLong_FromLong(s->decklen - s->pos);
+}
+static PyObject *Core_rows_left(Core *s, PyObject *unused) {
+    return PyLong_FromLong((s->decklen - s->pos + s->ncols - 1) / s->ncols);
+}
+static PyObject *Core_endgame_rank(Core *s, PyObject *unused) {
+    return PyLong_FromLong(endgame_rank(s));
+}
+static PyObject *Core_breaks(Core *s, PyObject *unused) { return PyLong_FromLong(breaks(s)); }
+
+static PyObject *Core_state(Core *s, PyObject *unused) {
+    PyObject *cols = PyTuple_New(s->ncols);
+    if (!cols) return NULL;
+    for (int j = 0; j < s->ncols; j++) {
+        PyObject *col = PyTuple_New(s->len[j]);
+        if (!col) {
+            Py_DECREF(cols);
+            return NULL;
+        }
+        for (int t = 0; t < s->len[j]; t++)
+            PyTuple_SET_ITEM(col, t, PyLong_FromLong(s->cols[j][t]));
+        PyTuple_SET_ITEM(cols, j, col);
+    }
+    PyObject *found = PyTuple_New(s->nfound), *reserve = PyTuple_New(s->rlen),
+             *cells = PyTuple_New(s->ncells), *runs = PyTuple_New(s->ncols),
+             *stock = PyTuple_New(s->decklen - s->pos);
+    if (!found || !reserve || !cells || !runs || !stock) {
+        Py_DECREF(cols);
+        Py_XDECREF(found);
+        Py_XDECREF(reserve);
+        Py_XDECREF(cells);
+        Py_XDECREF(runs);
+        Py_XDECREF(stock);
+        return NULL;
+    }
+    for (int p = 0; p < s->nfound; p++) PyTuple_SET_ITEM(found, p, PyLong_FromLong(s->found[p]));
+    for (int t = 0; t < s->rlen; t++) PyTuple_SET_ITEM(reserve, t, PyLong_FromLong(s->reserve[t]));
+    for (int c = 0; c < s->ncells; c++) PyTuple_SET_ITEM(cells, c, PyLong_FromLong(s->cells[c]));
+    for (int j = 0; j < s->ncols; j++) PyTuple_SET_ITEM(runs, j, PyLong_FromLong(s->runs[j]));
+    for (int t = s->pos; t < s->decklen; t++)
+        PyTuple_SET_ITEM(stock, t - s->pos, PyLong_FromLong(s->deck[t]));
+    return Py_BuildValue("(NNiNNNN)", cols, found, s->pos, reserve, cells, runs, stock);
+}
+
+/* ------------------------------------------------------------------ expansion */
+
+typedef struct {
+    double score;
+    act_t h;
+} Scored;
+
+/* the moves worth trying, best first (ties in generation order), each score plus noise() */
+static int ordered_moves(Core *s, int deal_score, PyObject *noise, Scored *out) {
+    act_t gen[MAXMOVES];
+    int n = generate(s, gen), endgame = s->pos >= s->decklen, kept = 0;
+    for (int i = 0; i < n; i++) {
+        int score = move_score(s, gen[i], endgame, deal_score);
+        if (score == NONE_SCORE) continue;
+        double value = score;
+        if (noise != Py_None) {
+            PyObject *r = PyObject_CallNoArgs(noise);
+            if (!r) return -1;
+            value += PyFloat_AsDouble(r);
+            Py_DECREF(r);
+            if (PyErr_Occurred()) return -1;
+        }
+        int j = kept++ - 1;
+        while (j >= 0 && out[j].score < value) {
+            out[j + 1] = out[j];
+            j--;
+        }
+        out[j + 1].score = value;
+        out[j + 1].h = gen[i];
+    }
+    return kept;
+}
+
+static PyObject *Core_expand(Core *s, PyObject *args) {
+    PyObject *node, *parents, *lost, *noise, *children = NULL, *won = Py_None;
+    int deal_score, break_weight, stop_at_win;
+    if (!PyArg_ParseTuple(args, "OO!OiOip", &node, &PyDict_Type, &parents, &lost, &deal_score,
+                          &noise, &break_weight, &stop_at_win))
+        return NULL;
+    Scored moves[MAXMOVES];
+    int n = ordered_moves(s, deal_score, noise, moves);
+    if (n < 0 || !(children = PyList_New(0))) return NULL;
+    act_t played[256];
+    for (int i = 0; i < n; i++) {
+        act_t h = moves[i].h;
+        if (A_KIND(h) == DEAL) continue;
+        apply(s, h);
+        int np = auto_moves(s, played);
+        PyObject *child = make_key(s);
+        if (!child) goto fail;
+        int known = PyDict_Contains(parents, child);
+        if (!known) known = PySequence_Contains(lost, child);
+        if (known < 0) {
+            Py_DECREF(child);
+            goto fail;
+        }
+        if (!known) {
+            PyObject *handles = PyList_New(np + 1);
+            PyObject *entry = handles ? PyTuple_Pack(2, node, handles) : NULL;
+            if (handles) {
+                PyList_SET_ITEM(handles, 0, PyLong_FromUnsignedLongLong(h));
+                for (int t = 0; t < np; t++)
+                    PyList_SET_ITEM(handles, t + 1, PyLong_FromUnsignedLongLong(played[t]));
+                Py_DECREF(handles);
+            }
+            if (!entry || PyDict_SetItem(parents, child, entry) < 0) {
+                Py_XDECREF(entry);
+                Py_DECREF(child);
+                goto fail;
+            }
+            Py_DECREF(entry);
+            if (stop_at_win && cards_home(s) == s->total) {
+                won = child;
+                break;
+            }
+            int rank = endgame_rank(s) + (break_weight ? break_weight * breaks(s) : 0);
+            PyObject *snap = make_snapshot(s);
+            PyObject *item = snap ? Py_BuildValue("(iNN)", rank, child, snap) : NULL;
+            if (!item) {
+                Py_DECREF(child);
+                goto fail;
+            }
+            child = NULL;  /* the item owns it now */
+            if (PyList_Append(children, item) < 0) {
+                Py_DECREF(item);
+                goto fail;
+            }
+            Py_DECREF(item);
+        } else {
+            Py_DECREF(child);
+        }
+        while (np) unapply(s, played[--np]);
+        unapply(s, h);
+    }
+    PyObject *result = Py_BuildValue("(ON)", won, children);
+    if (won != Py_None) Py_DECREF(won);
+    return result;
+fail:
+    Py_XDECREF(children);
+    return NULL;
+}
+
+static PyTypeObject CoreType;
+
+/* ------------------------------------------------------------------ trapped cards
+ * deadlock.py's fixed point, for the rules where it applies (no reserve, cells or
+ * take-back, King-only spaces, an open deal, run moves): the cards that can never leave
+ * their place. Cards are numbered as there: the columns' cards bottom to top, column by
+ * column, then the stock in dealing order. Its least fixed point does not depend on the
+ * order the cards are visited in, so this gives the same cards as the Python. */
+
+#define NEVER (1 << 30)
+#define TMAX 128
+
+typedef struct {
+    int n, dealt_from, epochs, ncols;
+    uint8_t card[TMAX], column[TMAX];
+    int epoch[TMAX], below_lo[TMAX], above_lo[TMAX], above_hi[TMAX], top_hi[TMAX],
+        carr_lo[TMAX], first[TMAX];
+    uint8_t scarr[TMAX][64], later[TMAX][16], lbreak[TMAX][16], par[TMAX][8];
+    int nscarr[TMAX], nlater[TMAX], nlbreak[TMAX], npar[TMAX];
+    uint8_t need[TMAX][13][4];
+    int nneed[TMAX], need_cnt[TMAX][13];
+    uint8_t incol[8][TMAX], copies[64][8];
+    int nincol[8], ncopies[64];
+} Trap;
+
+static Trap trap; /* the GIL is held throughout: one at a time */
+
+static int may_chain(int lower, int upper) {
+    int gap = (lower >> 2) - (upper >> 2);
+    return gap > 0 && ((upper >> 1) & 1) == (((lower >> 1) & 1) ^ (gap & 1));
+}
+
+static int trap_applies(const Core *s) {
+    return !s->flips && !s->groups && !s->reserve_mode && !s->ncells && !s->takeback &&
+           s->king_only;
+}
+
+static void trap_columns(Trap *T, const Core *s) {
+    int n = 0, br[TMAX];
+    for (int i = 0; i < s->ncols; i++) {
+        const uint8_t *col = s->cols[i];
+        int L = s->len[i], start = n, end = n + L, base = start;
+        if (L) br[L - 1] = end;
+        for (int j = L - 2; j >= 0; j--) br[j] = fits(col[j + 1], col[j]) ? br[j + 1] : start + j + 1;
+        for (int j = 0; j < L; j++, n++) {
+            if (j && !fits(col[j], col[j - 1])) base = n;
+            T->card[n] = col[j];
+            T->column[n] = (uint8_t)i;
+            T->epoch[n] = 0;
+            T->below_lo[n] = start;
+            T->above_lo[n] = br[j];
+            T->above_hi[n] = end;
+            T->top_hi[n] = end;
+            T->carr_lo[n] = base;
+        }
+    }
+    T->dealt_from = n;
+    T->epochs = 0;
+    for (int k = 0; k < s->decklen - s->pos; k++, n++) {
+        T->card[n] = s->deck[s->pos + k];
+        T->column[n] = (uint8_t)(k % s->ncols);
+        T->epoch[n] = k / s->ncols + 1;
+        T->below_lo[n] = n; /* nothing certainly under it: what it lands on is not known */
+        T->above_lo[n] = T->above_hi[n] = 0;
+        T->top_hi[n] = n + 1;
+        T->carr_lo[n] = n;
+        if (T->epoch[n] > T->epochs) T->epochs = T->epoch[n];
+    }
+    T->n = n;
+    T->ncols = s->ncols;
+}
+
+static void trap_relations(Trap *T) {
+    memset(T->nincol, 0, sizeof T->nincol);
+    memset(T->ncopies, 0, sizeof T->ncopies);
+    for (int t = 0; t < T->n; t++) {
+        T->incol[T->column[t]][T->nincol[T->column[t]]++] = (uint8_t)t;
+        if (T->ncopies[T->card[t]] < 8) T->copies[T->card[t]][T->ncopies[T->card[t]]++] = (uint8_t)t;
+    }
+    for (int t = 0; t < T->n; t++) {
+        int c = T->column[t];
+        T->nlater[t] = T->nlbreak[t] = 0;
+        for (int q = 0; q < T->nincol[c]; q++) {
+            int u = T->incol[c][q];
+            if (u < T->dealt_from || u <= t || T->nlater[t] >= 16) continue;
+            T->later[t][T->nlater[t]++] = (uint8_t)u;
+            if (!may_chain(T->card[t], T->card[u])) T->lbreak[t][T->nlbreak[t]++] = (uint8_t)u;
+        }
+        T->nscarr[t] = 0;
+        if (t < T->dealt_from) continue;
+        int rank = T->card[t] >> 2, colour = (T->card[t] >> 1) & 1;
+        for (int gap = 1; gap <= KING - rank; gap++) {
+            int suit0 = (colour ^ (gap & 1)) ? 2 : 0;
+            for (int suit = suit0; suit < suit0 + 2; suit++) {
+                int code = (rank + gap) * 4 + suit;
+                for (int q = 0; q < T->ncopies[code]; q++) {
+                    int w = T->copies[code][q];
+                    if (T->epoch[w] < T->epoch[t] && T->nscarr[t] < 64)
+                        T->scarr[t][T->nscarr[t]++] = (uint8_t)w;
+                }
+            }
+        }
+    }
+}
+
+static inline int beneath(const Trap *T, int t, int u) { return T->below_lo[t] <= u && u < t; }
+
+static void trap_needs(Trap *T, const Core *s) {
+    int home[4] = {0, 0, 0, 0};
+    for (int p = 0; p < s->nfound; p++)
+        if (s->found[p] > home[s->fsuit[p]]) home[s->fsuit[p]] = s->found[p];
+    for (int t = 0; t < T->n; t++) {
+        int code = T->card[t], rank = code >> 2, suit = code & 3;
+        T->nneed[t] = 0;
+        for (int r = home[suit]; r < rank; r++) {
+            int k = T->nneed[t]++, lower = r * 4 + suit;
+            T->need_cnt[t][k] = 0;
+            for (int q = 0; q < T->ncopies[lower]; q++) {
+                int u = T->copies[lower][q];
+                if (!beneath(T, t, u) && T->need_cnt[t][k] < 4) T->need[t][k][T->need_cnt[t][k]++] = (uint8_t)u;
+            }
+        }
+        T->npar[t] = 0;
+        if (rank == KING) continue;
+        int other0 = (code & 2) ? 0 : 2;
+        for (int other = other0; other < other0 + 2; other++) {
+            int higher = (rank + 1) * 4 + other;
+            for (int q = 0; q < T->ncopies[higher]; q++) {
+                int u = T->copies[higher][q];
+                if (!beneath(T, t, u) && T->npar[t] < 8) T->par[t][T->npar[t]++] = (uint8_t)u;
+            }
+        }
+    }
+}
+
+static int trap_clear(const Trap *T, int t, int e) {
+    for (int u = t + 1; u < T->top_hi[t]; u++)
+        if (T->first[u] > e) return 0;
+    for (int q = 0; q < T->nlater[t]; q++) {
+        int u = T->later[t][q];
+        if (T->epoch[u] <= e && T->first[u] > e) return 0;
+    }
+    return 1;
+}
+
+static int trap_home(const Trap *T, int t, int e) {
+    if (!trap_clear(T, t, e)) return 0;
+    for (int k = 0; k < T->nneed[t]; k++) {
+        int any = 0;
+        for (int q = 0; q < T->need_cnt[t][k] && !any; q++) any = T->first[T->need[t][k][q]] <= e;
+        if (!any) return 0;
+    }
+    return 1;
+}
+
+static int trap_king_space(const Trap *T, int t, int e) {
+    for (int c = 0; c < T->ncols; c++) {
+        if (c == T->column[t]) continue;
+        int empty = 1;
+        for (int q = 0; q < T->nincol[c] && empty; q++) {
+            int u = T->incol[c][q];
+            empty = T->epoch[u] > e || T->first[u] <= e;
+        }
+        if (empty) return 1;
+    }
+    return 0;
+}
+
+static int way_out(const Trap *T, int t, int e) {
+    for (int u = T->above_lo[t]; u < T->above_hi[t]; u++)
+        if (T->first[u] > e) return 0;
+    for (int q = 0; q < T->nlbreak[t]; q++) {
+        int u = T->lbreak[t][q];
+        if (T->epoch[u] <= e && e < T->first[u]) return 0;
+    }
+    if (trap_home(T, t, e)) return 1;
+    for (int q = 0; q < T->npar[t]; q++) {
+        int p = T->par[t][q];
+        if (T->epoch[p] <= e && (T->first[p] <= e || trap_clear(T, p, e))) return 1;
+    }
+    for (int w = T->carr_lo[t]; w < t; w++)
+        if (T->first[w] <= e) return 1;
+    for (int q = 0; q < T->nscarr[t]; q++)
+        if (T->first[T->scarr[t][q]] <= e) return 1;
+    return T->card[t] >> 2 == KING && trap_king_space(T, t, e);
+}
+
+/* the trapped cards' numbers into T->first (NEVER); returns how many */
+static int trapped_count(const Core *s) {
+    Trap *T = &trap;
+    if (!trap_applies(s) || s->total + 8 > TMAX) return 0;
+    trap_columns(T, s);
+    trap_relations(T);
+    trap_needs(T, s);
+    for (int t = 0; t < T->n; t++) T->first[t] = NEVER;
+    for (int e = 0; e <= T->epochs; e++) {
+        for (int changed = 1; changed;) {
+            changed = 0;
+            for (int t = T->n - 1; t >= 0; t--)
+                if (T->first[t] > e && e >= T->epoch[t] && way_out(T, t, e)) {
+                    T->first[t] = e;
+                    changed = 1;
+                }
+        }
+    }
+    int count = 0;
+    for (int t = 0; t < T->n; t++) count += T->first[t] == NEVER;
+    return count;
+}
+
+static PyObject *Core_trapped(Core *s, PyObject *unused) {
+    return PyBool_FromLong(trapped_count(s) > 0);
+}
+
+static PyObject *Core_trapped_cards(Core *s, PyObject *unused) {
+    int count = trapped_count(s), found[TMAX][3], n = 0;
+    for (int t = 0; t < trap.n && n < count; t++) /* copied first: trap is shared */
+        if (trap.first[t] == NEVER) {
+            found[n][0] = trap.card[t];
+            found[n][1] = trap.column[t];
+            found[n++][2] = trap.epoch[t];
+        }
+    PyObject *list = PyList_New(0);
+    if (!list || !count) return list;
+    for (int t = 0; t < n; t++) {
+        PyObject *item = Py_BuildValue("(iii)", found[t][0], found[t][1], found[t][2]);
+        if (!item || PyList_Append(list, item) < 0) {
+            Py_XDECREF(item);
+            Py_DECREF(list);
+            return NULL;
+        }
+        Py_DECREF(item);
+    }
+    return list;
+}
+
+/* ------------------------------------------------------------------ best-first search
+ * Search mirrors core/python.py's PySearch: a tree of the positions reached (a hash table
+ * of keys, each with its parent and the handles from it) and a heap of positions to expand,
+ * lowest (rank, order pushed) first. A position waiting in the heap is not stored: it is
+ * its parent's snapshot (kept once the parent is expanded) plus the handles from it. */
+
+enum { S_TICK, S_WIN, S_LOST, S_OPEN, S_DONE };
+
+typedef struct {
+    uint64_t hash;
+    size_t key_off, h_off, snap_off; /* snap_off: (size_t)-1 until stored */
+    int key_len, parent, nh, snap_len;
+} Entry;
+
+typedef struct {
+    int rank, pushed, node;
+} HeapItem;
+
+typedef struct {
+    PyObject_HEAD
+    Core *core;
+    PyObject *lost, *noise, *reached;
+    int deal_score;
+    Entry *entries;
+    int nentries, cap_entries;
+    int32_t *slots;
+    size_t nslots;
+    uint8_t *keys;
+    size_t keys_len, keys_cap;
+    act_t *handles;
+    size_t h_len, h_cap;
+    uint8_t *snaps;
+    size_t s_len, s_cap;
+    HeapItem *heap;
+    int heap_n, heap_cap;
+    int pushed, pending, won;
+    long left;
+} Search;
+
+static PyTypeObject SearchType;
+
+static int grow(void **buf, size_t *cap, size_t need, size_t item) {
+    if (need <= *cap) return 0;
+    size_t cap2 = *cap ? *cap : 1024;
+    while (cap2 < need) cap2 *= 2;
+    void *p = PyMem_Realloc(*buf, cap2 * item);
+    if (!p) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *buf = p;
+    *cap = cap2;
+    return 0;
+}
+
+static uint64_t hash_bytes(const uint8_t *b, int n) {
+    /* eight bytes at a time, multiply and fold (keys are about 120 bytes) */
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)n, w;
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&w, b + i, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
+    }
+    for (; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    return h ^ (h >> 29);
+}
+
+/* the entry of a key (bytes plus the cards dealt as a last byte), or -1 */
+static int find(const Search *t, const uint8_t *key, int n, uint64_t h) {
+    if (!t->nslots) return -1;
+    size_t mask = t->nslots - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+        int e = t->slots[i];
+        if (e < 0) return -1;
+        const Entry *x = &t->entries[e];
+        if (x->hash == h && x->key_len == n && !memcmp(t->keys + x->key_off, key, (size_t)n))
+            return e;
+    }
+}
+
+static int rehash(Search *t) {
+    size_t n = t->nslots ? t->nslots * 2 : 4096;
+    int32_t *slots = PyMem_Malloc(n * sizeof(int32_t));
+    if (!slots) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memset(slots, -1, n * sizeof(int32_t));
+    for (int e = 0; e < t->nentries; e++) {
+        size_t i = t->entries[e].hash & (n - 1);
+        while (slots[i] >= 0) i = (i + 1) & (n - 1);
+        slots[i] = e;
+    }
+    PyMem_Free(t->slots);
+    t->slots = slots;
+    t->nslots = n;
+    return 0;
+}
+
+static int add_entry(Search *t, const uint8_t *key, int n, uint64_t h, int parent,
+                     const act_t *hs, int nh) {
+    if ((size_t)(t->nentries + 1) * 2 > t->nslots && rehash(t) < 0) return -1;
+    size_t cap = (size_t)t->cap_entries;
+    if (grow((void **)&t->entries, &cap, (size_t)t->nentries + 1, sizeof(Entry)) < 0 ||
+        grow((void **)&t->keys, &t->keys_cap, t->keys_len + (size_t)n, 1) < 0 ||
+        grow((void **)&t->handles, &t->h_cap, t->h_len + (size_t)nh, sizeof(act_t)) < 0)
+        return -1;
+    t->cap_entries = (int)cap;
+    int e = t->nentries++;
+    Entry *x = &t->entries[e];
+    x->hash = h;
+    x->key_off = t->keys_len;
+    x->key_len = n;
+    x->parent = parent;
+    x->h_off = t->h_len;
+    x->nh = nh;
+    x->snap_off = (size_t)-1;
+    x->snap_len = 0;
+    memcpy(t->keys + t->keys_len, key, (size_t)n);
+    t->keys_len += (size_t)n;
+    memcpy(t->handles + t->h_len, hs, (size_t)nh * sizeof(act_t));
+    t->h_len += (size_t)nh;
+    size_t mask = t->nslots - 1, i = h & mask;
+    while (t->slots[i] >= 0) i = (i + 1) & mask;
+    t->slots[i] = e;
+    return e;
+}
+
+static int store_snap(Search *t, int e, const uint8_t *b, int n) {
+    if (grow((void **)&t->snaps, &t->s_cap, t->s_len + (size_t)n, 1) < 0) return -1;
+    memcpy(t->snaps + t->s_len, b, (size_t)n);
+    t->entries[e].snap_off = t->s_len;
+    t->entries[e].snap_len = n;
+    t->s_len += (size_t)n;
+    return 0;
+}
+
+static PyObject *entry_key(const Search *t, int e) {
+    const Entry *x = &t->entries[e];
+    const uint8_t *k = t->keys + x->key_off;
+    return key_object(k, x->key_len - 1, k[x->key_len - 1]);
+}
+
+/* a Python key (bytes, dealt) as the table's bytes */
+static int key_from_object(PyObject *key, uint8_t *buf) {
+    if (!PyTuple_Check(key) || PyTuple_GET_SIZE(key) != 2 ||
+        !PyBytes_Check(PyTuple_GET_ITEM(key, 0))) {
+        PyErr_SetString(PyExc_TypeError, "a key is (bytes, cards dealt)");
+        return -1;
+    }
+    PyObject *b = PyTuple_GET_ITEM(key, 0);
+    Py_ssize_t n = PyBytes_GET_SIZE(b);
+    long dealt = PyLong_AsLong(PyTuple_GET_ITEM(key, 1));
+    if ((dealt == -1 && PyErr_Occurred()) || n > 500) return -1;
+    memcpy(buf, PyBytes_AS_STRING(b), (size_t)n);
+    buf[n] = (uint8_t)dealt;
+    return (int)n + 1;
+}
+
+/* ------------------------------------------------------------------ a set of keys
+ * The positions proven lost, shared by the runs of a solve: as a Python set of keys
+ * (bytes, cards dealt), but the compiled searches look keys up without making them. */
+
+typedef struct {
+    PyObject_HEAD
+    uint64_t *hashes;
+    size_t *offs;
+    int *lens;
+    int n, cap;
+    int32_t *slots;
+    size_t nslots;
+    uint8_t *bytes;
+    size_t blen, bcap;
+} KeySet;
+
+static PyTypeObject KeySetType;
+
+static int keyset_find(const KeySet *k, const uint8_t *key, int n, uint64_t h) {
+    if (!k->nslots) return -1;
+    size_t mask = k->nslots - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+        int e = k->slots[i];
+        if (e < 0) return -1;
+        if (k->hashes[e] == h && k->lens[e] == n && !memcmp(k->bytes + k->offs[e], key, (size_t)n))
+            return e;
+    }
+}
+
+static int keyset_rehash(KeySet *k) {
+    size_t n = k->nslots ? k->nslots * 2 : 4096;
+    int32_t *slots = PyMem_Malloc(n * sizeof(int32_t));
+    if (!slots) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memset(slots, -1, n * sizeof(int32_t));
+    for (int e = 0; e < k->n; e++) {
+        size_t i = k->hashes[e] & (n - 1);
+        while (slots[i] >= 0) i = (i + 1) & (n - 1);
+        slots[i] = e;
+    }
+    PyMem_Free(k->slots);
+    k->slots = slots;
+    k->nslots = n;
+    return 0;
+}
+
+static int keyset_add(KeySet *k, const uint8_t *key, int n, uint64_t h) {
+    if (keyset_find(k, key, n, h) >= 0) return 0;
+    if ((size_t)(k->n + 1) * 2 > k->nslots && keyset_rehash(k) < 0) return -1;
+    size_t cap = (size_t)k->cap, cap2 = cap, cap3 = cap;
+    if (grow((void **)&k->hashes, &cap, (size_t)k->n + 1, sizeof(uint64_t)) < 0 ||
+        grow((void **)&k->offs, &cap2, (size_t)k->n + 1, sizeof(size_t)) < 0 ||
+        grow((void **)&k->lens, &cap3, (size_t)k->n + 1, sizeof(int)) < 0 ||
+        grow((void **)&k->bytes, &k->bcap, k->blen + (size_t)n, 1) < 0)
+        return -1;
+    k->cap = (int)cap;
+    int e = k->n++;
+    k->hashes[e] = h;
+    k->offs[e] = k->blen;
+    k->lens[e] = n;
+    memcpy(k->bytes + k->blen, key, (size_t)n);
+    k->blen += (size_t)n;
+    size_t mask = k->nslots - 1, i = h & mask;
+    while (k->slots[i] >= 0) i = (i + 1) & mask;
+    k->slots[i] = e;
+    return 0;
+}
+
+static int KeySet_contains(KeySet *k, PyObject *key) {
+    uint8_t buf[512];
+    int n = key_from_object(key, buf);
+    if (n < 0) {
+        PyErr_Clear();
+        return 0; /* not a key: not in the set */
+    }
+    return keyset_find(k, buf, n, hash_bytes(buf, n)) >= 0;
+}
+
+static PyObject *KeySet_add(KeySet *k, PyObject *key) {
+    uint8_t buf[512];
+    int n = key_from_object(key, buf);
+    if (n < 0 || keyset_add(k, buf, n, hash_bytes(buf, n)) < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *KeySet_update(KeySet *k, PyObject *keys) {
+    PyObject *it = PyObject_GetIter(keys), *key;
+    if (!it) return NULL;
+    while ((key = PyIter_Next(it))) {
+        PyObject *done = KeySet_add(k, key);
+        Py_DECREF(key);
+        if (!done) {
+            Py_DECREF(it);
+            return NULL;
+        }
+        Py_DECREF(done);
+    }
+    Py_DECREF(it);
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_NONE;
+}
+
+static Py_ssize_t KeySet_len(KeySet *k) { return k->n; }
+
+static void KeySet_dealloc(KeySet *k) {
+    PyMem_Free(k->hashes);
+    PyMem_Free(k->offs);
+    PyMem_Free(k->lens);
+    PyMem_Free(k->slots);
+    PyMem_Free(k->bytes);
+    Py_TYPE(k)->tp_free((PyObject *)k);
+}
+
+static PySequenceMethods KeySet_as_sequence = {
+    .sq_length = (lenfunc)KeySet_len,
+    .sq_contains = (objobjproc)KeySet_contains,
+};
+
+static PyMethodDef KeySet_methods[] = {
+    {"add", (PyCFunction)KeySet_add, METH_O, "Add a key (bytes, cards dealt)."},
+    {"update", (PyCFunction)KeySet_update, METH_O, "Add every key of an iterable."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject KeySetType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "milligan_widget.core._ccore.KeySet",
+    .tp_basicsize = sizeof(KeySet),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A set of search keys (bytes, cards dealt): add, update, in, len.",
+    .tp_new = PyType_GenericNew,
+    .tp_dealloc = (destructor)KeySet_dealloc,
+    .tp_as_sequence = &KeySet_as_sequence,
+    .tp_methods = KeySet_methods,
+};
+
+static inline int heap_less(const HeapItem *a, const HeapItem *b) {
+    return a->rank < b->rank || (a->rank == b->rank && a->pushed < b->pushed);
+}
+
+static int heap_push(Search *t, int rank, int node) {
+    size_t cap = (size_t)t->heap_cap;
+    if (grow((void **)&t->heap, &cap, (size_t)t->heap_n + 1, sizeof(HeapItem)) < 0) return -1;
+    t->heap_cap = (int)cap;
+    HeapItem item = {rank, ++t->pushed, node};
+    int i = t->heap_n++;
+    while (i > 0) {
+        int up = (i - 1) / 2;
+        if (!heap_less(&item, &t->heap[up])) break;
+        t->heap[i] = t->heap[up];
+        i = up;
+    }
+    t->heap[i] = item;
+    return 0;
+}
+
+static HeapItem heap_pop(Search *t) {
+    HeapItem top = t->heap[0], last = t->heap[--t->heap_n];
+    int i = 0, n = t->heap_n;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && heap_less(&t->heap[c + 1], &t->heap[c])) c++;
+        if (!heap_less(&t->heap[c], &last)) break;
+        t->heap[i] = t->heap[c];
+        i = c;
+    }
+    if (n) t->heap[i] = last;
+    return top;
+}
+
+/* put the position of entry e on the board: its own snapshot, or its parent's and the
+   handles from there */
+static int load_entry(Search *t, int e) {
+    const Entry *x = &t->entries[e];
+    if (x->snap_off != (size_t)-1)
+        return load_snap(t->core, t->snaps + x->snap_off, x->snap_len);
+    const Entry *p = &t->entries[x->parent];
+    if (load_snap(t->core, t->snaps + p->snap_off, p->snap_len) < 0) return -1;
+    for (int i = 0; i < x->nh; i++) apply(t->core, t->handles[x->h_off + (size_t)i]);
+    return 0;
+}
+
+/* is the position on the board new (not in the tree, not lost)? its key bytes in buf */
+static int is_new(Search *t, uint8_t *buf, int *n, uint64_t *h) {
+    *n = key_bytes(t->core, buf);
+    buf[(*n)++] = (uint8_t)t->core->pos;
+    *h = hash_bytes(buf, *n);
+    if (find(t, buf, *n, *h) >= 0) return 0;
+    if (Py_IS_TYPE(t->lost, &KeySetType))
+        return keyset_find((KeySet *)t->lost, buf, *n, *h) < 0;
+    if (!PySet_GET_SIZE(t->lost)) return 1;
+    PyObject *key = key_object(buf, *n - 1, t->core->pos);
+    if (!key) return -1;
+    int known = PySet_Contains(t->lost, key);
+    Py_DECREF(key);
+    return known < 0 ? -1 : !known;
+}
+
+static int rank_of(const Core *s, int break_weight) {
+    return endgame_rank(s) + (break_weight ? break_weight * breaks(s) : 0);
+}
+
+/* expand entry `node` (on the board): its new children join the tree and the heap; with
+   stop_at_win, 1 when one is won (t->won) */
+static int expand_node(Search *t, int node, int break_weight, int stop_at_win) {
+    Core *s = t->core;
+    uint8_t buf[512];
+    Scored moves[MAXMOVES];
+    int n = ordered_moves(s, t->deal_score, t->noise, moves);
+    if (n < 0) return -1;
+    act_t played[256];
+    for (int i = 0; i < n; i++) {
+        act_t h = moves[i].h;
+        if (A_KIND(h) == DEAL) continue;
+        apply(s, h);
+        played[0] = h;
+        int np = 1 + auto_moves(s, played + 1), klen;
+        uint64_t hash;
+        int fresh = is_new(t, buf, &klen, &hash);
+        if (fresh < 0) return -1;
+        if (fresh) {
+            int e = add_entry(t, buf, klen, hash, node, played, np);
+            if (e < 0) return -1;
+            if (stop_at_win && cards_home(s) == s->total) {
+                t->won = e;
+                return 1;
+            }
+            if (heap_push(t, rank_of(s, break_weight), e) < 0) return -1;
+        }
+        while (np) unapply(s, played[--np]);
+    }
+    return 0;
+}
+
+static int deal_into(Search *t, int node, int break_weight) {
+    Core *s = t->core;
+    uint8_t buf[512], snap[512];
+    act_t played[256];
+    played[0] = mk(DEAL, deal_count(s), 0, 0, 0, 0, P_STOCK, P_STOCK, 0);
+    apply(s, played[0]);
+    int np = 1 + auto_moves(s, played + 1), klen;
+    uint64_t hash;
+    int fresh = is_new(t, buf, &klen, &hash);
+    if (fresh < 0) return -1;
+    if (fresh) {
+        int e = add_entry(t, buf, klen, hash, node, played, np);
+        if (e < 0) return -1;
+        PyObject *item = Py_BuildValue("(iNy#)", rank_of(s, break_weight), entry_key(t, e), snap,
+                                       (Py_ssize_t)snap_bytes(s, snap));
+        if (!item || PyList_Append(t->reached, item) < 0) {
+            Py_XDECREF(item);
+            return -1;
+        }
+        Py_DECREF(item);
+    }
+    while (np) unapply(s, played[--np]);
+    return 0;
+}
+
+/* pop the best position onto the board; 1 if it is the max_ticks-th (a pause is due) */
+static int next_node(Search *t, int *node, int ticks, int max_ticks) {
+    HeapItem item = heap_pop(t);
+    *node = item.node;
+    if (load_entry(t, item.node) < 0) return -1;
+    if (ticks + 1 == max_ticks) {
+        t->pending = item.node;
+        return 1;
+    }
+    return 0;
+}
+
+static PyObject *run(Search *t, int max_ticks, int spread, int break_weight) {
+    int ticks = 0;
+    for (;;) {
+        int node = t->pending;
+        t->pending = -1;
+        if (node < 0) {
+            if (!t->heap_n || (spread && t->left <= 0))
+                return Py_BuildValue("(ii)", spread ? S_DONE : S_LOST, ticks);
+            if (--t->left < 0 && !spread) return Py_BuildValue("(ii)", S_OPEN, ticks);
+            int due = next_node(t, &node, ticks, max_ticks);
+            if (due < 0) return NULL;
+            ticks++;
+            if (due) return Py_BuildValue("(ii)", S_TICK, ticks);
+        }
+        if (t->entries[node].snap_off == (size_t)-1) { /* its children will start from it */
+            uint8_t snap[512];
+            if (store_snap(t, node, snap, snap_bytes(t->core, snap)) < 0) return NULL;
+        }
+        if (spread && deal_into(t, node, break_weight) < 0) return NULL;
+        int won = expand_node(t, node, break_weight, !spread);
+        if (won < 0) return NULL;
+        if (won) return Py_BuildValue("(ii)", S_WIN, ticks);
+    }
+}
+
+static PyObject *Search_endgame(Search *t, PyObject *arg) {
+    int max_ticks = (int)PyLong_AsLong(arg);
+    if (max_ticks == -1 && PyErr_Occurred()) return NULL;
+    return run(t, max_ticks, 0, 0);
+}
+
+static PyObject *Search_spread(Search *t, PyObject *args) {
+    int max_ticks, break_weight;
+    if (!PyArg_ParseTuple(args, "ii", &max_ticks, &break_weight)) return NULL;
+    return run(t, max_ticks, 1, break_weight);
+}
+
+static PyObject *Search_root(Search *t, PyObject *key) {
+    uint8_t buf[512];
+    int n = key_from_object(key, buf);
+    if (n < 0) return NULL;
+    uint64_t h = hash_bytes(buf, n);
+    if (find(t, buf, n, h) < 0 && add_entry(t, buf, n, h, -1, NULL, 0) < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Search_seed(Search *t, PyObject *args) {
+    PyObject *key;
+    const char *snap;
+    Py_ssize_t snap_len;
+    long left;
+    if (!PyArg_ParseTuple(args, "Oy#l", &key, &snap, &snap_len, &left)) return NULL;
+    uint8_t buf[512];
+    int n = key_from_object(key, buf);
+    if (n < 0) return NULL;
+    int e = find(t, buf, n, hash_bytes(buf, n));
+    if (e < 0) {
+        PyErr_SetString(PyExc_KeyError, "the seed is not in the tree");
+        return NULL;
+    }
+    if (t->entries[e].snap_off == (size_t)-1 &&
+        store_snap(t, e, (const uint8_t *)snap, (int)snap_len) < 0)
+        return NULL;
+    t->heap_n = 0;
+    t->pushed = -1; /* the seed is pushed 0th */
+    if (heap_push(t, 0, e) < 0) return NULL;
+    t->left = left;
+    t->pending = -1;
+    PyObject *reached = PyList_New(0);
+    if (!reached) return NULL;
+    Py_XSETREF(t->reached, reached);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Search_path(Search *t, PyObject *key) {
+    uint8_t buf[512];
+    int n = key_from_object(key, buf);
+    if (n < 0) return NULL;
+    int e = find(t, buf, n, hash_bytes(buf, n));
+    if (e < 0) {
+        PyErr_SetString(PyExc_KeyError, "not in the tree");
+        return NULL;
+    }
+    int total = 0;
+    for (int x = e; t->entries[x].parent >= 0; x = t->entries[x].parent) total += t->entries[x].nh;
+    PyObject *list = PyList_New(total);
+    if (!list) return NULL;
+    for (int x = e; t->entries[x].parent >= 0; x = t->entries[x].parent) {
+        const Entry *y = &t->entries[x];
+        total -= y->nh;
+        for (int i = 0; i < y->nh; i++)
+            PyList_SET_ITEM(list, total + i,
+                            PyLong_FromUnsignedLongLong(t->handles[y->h_off + (size_t)i]));
+    }
+    return list;
+}
+
+static PyObject *Search_won_key(Search *t, PyObject *unused) {
+    if (t->won < 0) Py_RETURN_NONE;
+    return entry_key(t, t->won);
+}
+
+static PyObject *Search_dealt(Search *t, PyObject *unused) {
+    if (!t->reached) return PyList_New(0);
+    Py_INCREF(t->reached);
+    return t->reached;
+}
+
+static PyObject *Search_heap_size(Search *t, PyObject *unused) {
+    return PyLong_FromLong(t->heap_n);
+}
+
+static PyObject *Search_mark_lost(Search *t, PyObject *unused) {
+    if (Py_IS_TYPE(t->lost, &KeySetType)) {
+        for (int e = 0; e < t->nentries; e++) {
+            const Entry *x = &t->entries[e];
+            if (keyset_add((KeySet *)t->lost, t->keys + x->key_off, x->key_len, x->hash) < 0)
+                return NULL;
+        }
+        Py_RETURN_NONE;
+    }
+    for (int e = 0; e < t->nentries; e++) {
+        PyObject *key = entry_key(t, e);
+        if (!key || PySet_Add(t->lost, key) < 0) {
+            Py_XDECREF(key);
+            return NULL;
+        }
+        Py_DECREF(key);
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *Search_len(Search *t, PyObject *unused) { return PyLong_FromLong(t->nentries); }
+
+static int Search_init(Search *t, PyObject *args, PyObject *kw) {
+    PyObject *core, *lost, *noise;
+    int deal_score;
+    if (!PyArg_ParseTuple(args, "O!OiO", &CoreType, &core, &lost, &deal_score, &noise))
+        return -1;
+    if (!PySet_Check(lost) && !Py_IS_TYPE(lost, &KeySetType)) {
+        PyErr_SetString(PyExc_TypeError, "the lost positions are a set or a KeySet");
+        return -1;
+    }
+    Py_INCREF(core);
+    Py_INCREF(lost);
+    Py_INCREF(noise);
+    Py_XSETREF(t->core, (Core *)core);
+    Py_XSETREF(t->lost, lost);
+    Py_XSETREF(t->noise, noise);
+    t->deal_score = deal_score;
+    t->pending = t->won = -1;
+    return 0;
+}
+
+static void Search_dealloc(Search *t) {
+    Py_CLEAR(t->core);
+    Py_CLEAR(t->lost);
+    Py_CLEAR(t->noise);
+    Py_CLEAR(t->reached);
+    PyMem_Free(t->entries);
+    PyMem_Free(t->slots);
+    PyMem_Free(t->keys);
+    PyMem_Free(t->handles);
+    PyMem_Free(t->snaps);
+    PyMem_Free(t->heap);
+    Py_TYPE(t)->tp_free((PyObject *)t);
+}
+
+static PyMethodDef Search_methods[] = {
+    {"root", (PyCFunction)Search_root, METH_O, "Start the tree at a key."},
+    {"seed", (PyCFunction)Search_seed, METH_VARARGS, "A new heap: (key, snapshot, left)."},
+    {"endgame", (PyCFunction)Search_endgame, METH_O, "Search for a win: (status, positions)."},
+    {"spread", (PyCFunction)Search_spread, METH_VARARGS, "A beam layer's spread."},
+    {"path", (PyCFunction)Search_path, METH_O, "Handles from the root to a key."},
+    {"won_key", (PyCFunction)Search_won_key, METH_NOARGS, "The key of the win found."},
+    {"dealt", (PyCFunction)Search_dealt, METH_NOARGS, "(rank, key, snapshot) dealt."},
+    {"heap_size", (PyCFunction)Search_heap_size, METH_NOARGS, "Positions waiting."},
+    {"mark_lost", (PyCFunction)Search_mark_lost, METH_NOARGS, "The tree joins the lost."},
+    {"size", (PyCFunction)Search_len, METH_NOARGS, "Positions in the tree."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject SearchType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "milligan_widget.core._ccore.Search",
+    .tp_basicsize = sizeof(Search),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A best-first search on a CoreBase, as core/python.py's PySearch.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Search_init,
+    .tp_dealloc = (destructor)Search_dealloc,
+    .tp_methods = Search_methods,
+};
+
+static PyMethodDef Core_methods[] = {
+    {"key", (PyCFunction)Core_key, METH_NOARGS, "The search key: (bytes, cards dealt)."},
+    {"snapshot", (PyCFunction)Core_snapshot, METH_NOARGS, "The piles as bytes."},
+    {"restore", (PyCFunction)Core_restore, METH_O, "Put back the piles of a snapshot."},
+    {"moves", (PyCFunction)Core_moves, METH_NOARGS, "Handles of every legal move."},
+    {"scored_moves", (PyCFunction)Core_scored_moves, METH_O, "(score, handle) worth trying."},
+    {"play", (PyCFunction)Core_play, METH_O, "Play a handle."},
+    {"undo", (PyCFunction)Core_undo, METH_O, "Take back a handle just played."},
+    {"auto_moves", (PyCFunction)Core_auto_moves, METH_NOARGS, "Play the safe home moves."},
+    {"undo_all", (PyCFunction)Core_undo_all, METH_O, "Take back handles, last first."},
+    {"deal_move", (PyCFunction)Core_deal_move, METH_NOARGS, "The handle of a deal."},
+    {"won", (PyCFunction)Core_won, METH_NOARGS, "Are all cards home?"},
+    {"cards_home", (PyCFunction)Core_cards_home, METH_NOARGS, "Cards on the foundations."},
+    {"stock_left", (PyCFunction)Core_stock_left, METH_NOARGS, "Cards in the stock."},
+    {"rows_left", (PyCFunction)Core_rows_left, METH_NOARGS, "Rows still to deal."},
+    {"endgame_rank", (PyCFunction)Core_endgame_rank, METH_NOARGS, "Best-first rank."},
+    {"breaks", (PyCFunction)Core_breaks, METH_NOARGS, "Breaks in the columns."},
+    {"state", (PyCFunction)Core_state, METH_NOARGS, "Every pile, the runs and the stock."},
+    {"expand", (PyCFunction)Core_expand, METH_VARARGS, "The new children of the position."},
+    {"trapped", (PyCFunction)Core_trapped, METH_NOARGS, "Is a card trapped for good?"},
+    {"trapped_cards", (PyCFunction)Core_trapped_cards, METH_NOARGS, "(card, column, epoch)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject CoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "milligan_widget.core._ccore.CoreBase",
+    .tp_basicsize = sizeof(Core),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "A position for the solver, as packed byte arrays (see core/compiled.py).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Core_init,
+    .tp_dealloc = (destructor)Core_dealloc,
+    .tp_methods = Core_methods,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_ccore", "The compiled search core of milligan-widget.", -1, NULL,
+};
+
+PyMODINIT_FUNC PyInit__ccore(void) {
+    if (PyType_Ready(&CoreType) < 0 || PyType_Ready(&SearchType) < 0 ||
+        PyType_Ready(&KeySetType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    Py_INCREF(&CoreType);
+    if (PyModule_AddObject(m, "CoreBase", (PyObject *)&CoreType) < 0) {
+        Py_DECREF(&CoreType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&SearchType);
+    if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
+        Py_DECREF(&SearchType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&KeySetType);
+    if (PyModule_AddObject(m, "KeySet", (PyObject *)&KeySetType) < 0) {
+        Py_DECREF(&KeySetType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

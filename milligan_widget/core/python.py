@@ -1,0 +1,382 @@
+"""The search interface in pure Python, on :class:`~milligan_widget.position.Position`.
+
+This is the reference the compiled core is tested against, and the fallback wherever it
+cannot load (Pyodide, no compiler). A move handle is the pair (move, action record).
+
+>>> from milligan_widget import Game
+>>> core = PyCore(Game.new(8))
+>>> core.key()[1], core.cards_home(), core.rows_left()
+(0, 0, 12)
+>>> [str(core.move_of(h)) for h in core.moves()][-1]
+'d'
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable
+
+from ..deadlock import trapped_cards
+from ..game import Game
+from ..moves import DEAL, Move
+from ..position import (
+    COLUMN_TO_COLUMN,
+    COLUMN_TO_FOUNDATION,
+    COLUMN_TO_RESERVE,
+    DEAL_ROW,
+    GROUP_TO_COLUMN,
+    HIDDEN,
+    KING,
+    RESERVE_TO_COLUMN,
+    RESERVE_TO_FOUNDATION,
+    TURN_UP,
+)
+from ..rules import Rules
+
+Handle = tuple[Move, tuple]
+
+
+class PyCore:
+    """A private copy of a position seen through the search interface (see
+    :mod:`milligan_widget.core`)."""
+
+    backend = "python"
+
+    def __init__(self, position: Game) -> None:
+        self.position = p = position.copy(history=False)
+        rules = p.rules
+        self.rules: Rules = rules
+        self.total = rules.card_count
+        self.ncols = rules.columns
+        self.fsuit = p.foundation_suit_codes
+        self._apply, self._unapply = p.apply_action, p.unapply_action
+        self.snapshot = p.snapshot
+        self.restore = p.restore
+        self.key = p.search_key  # column order counts only while rows are to be dealt
+        self.auto_moves = p.apply_safe_home_moves  # safe foundation moves, until none is left
+
+    # -- the engine interface, for the trapped-card test --------------------------------
+
+    @property
+    def column_codes(self) -> tuple[tuple[int, ...], ...]:
+        return self.position.column_codes
+
+    @property
+    def stock_codes(self) -> tuple[int, ...]:
+        return self.position.stock_codes
+
+    @property
+    def foundation_heights(self) -> tuple[int, ...]:
+        return self.position.foundation_heights
+
+    @property
+    def foundation_suit_codes(self) -> tuple[int, ...]:
+        return self.fsuit
+
+    def state(self) -> tuple:
+        """Every pile as engine codes (face-down cards plus HIDDEN), the runs and the stock:
+        (columns, foundations, cards dealt, reserve, cells, runs, stock), for tests."""
+        p = self.position
+        cols = tuple(map(tuple, p.live_columns))
+        found, reserve, cells = p.foundation_heights, p.reserve_codes, p.cell_codes
+        return cols, found, p.dealt, reserve, cells, p.runs, p.stock_codes
+
+    # -- measures -----------------------------------------------------------------------
+
+    def trapped_cards(self) -> list[tuple[int, int, int]]:
+        """(card, column, epoch it lands) of the cards that can never leave their place (see
+        :func:`milligan_widget.deadlock.trapped_cards`)."""
+        return trapped_cards(self.position)
+
+    def trapped(self) -> bool:
+        """Is any card trapped for good (the position lost, see :mod:`..deadlock`)?"""
+        return bool(trapped_cards(self.position))
+
+    def won(self) -> bool:
+        return sum(self.position.live_foundations) == self.total
+
+    def cards_home(self) -> int:
+        return sum(self.position.live_foundations)
+
+    def stock_left(self) -> int:
+        return self.position.stock_left
+
+    def rows_left(self) -> int:
+        """Rows still to deal, a short last one too."""
+        return -(-self.position.stock_left // self.ncols)
+
+    def endgame_rank(self) -> int:
+        """Lower is searched first: cards away from home, then how buried the next ones are
+        (after :meth:`key`)."""
+        p = self.position
+        return (self.total - sum(p.live_foundations)) * 8 + p.buried_next()
+
+    def breaks(self) -> int:
+        """Cards that do not fit on the card below them (a column's bottom card counts)."""
+        breaks = 0
+        for col in self.position.live_columns:
+            below = -1
+            for card in col:
+                if (below >> 1) != ((card >> 1) ^ 1) + 2:
+                    breaks += 1
+                below = card
+        return breaks
+
+    # -- moves --------------------------------------------------------------------------
+
+    def play(self, handle: Handle) -> None:
+        """Play a move of :meth:`moves` (or :meth:`deal_move`) on the board."""
+        self._apply(handle[1])
+
+    def undo(self, handle: Handle) -> None:
+        """Take back the move :meth:`play` just played."""
+        self._unapply(handle[1])
+
+    def move_of(self, handle: Handle) -> Move:
+        return handle[0]
+
+    def record(self, handle: Handle) -> tuple:
+        """The action record of a handle (see :meth:`Position.action`)."""
+        return handle[1]
+
+    def is_deal(self, handle: Handle) -> bool:
+        return handle[1][0] == DEAL_ROW
+
+    def deal_move(self) -> Handle:
+        """The handle of dealing a row (the stock must have cards)."""
+        return DEAL, self.position.action(DEAL)
+
+    def moves(self) -> list[Handle]:
+        """Every legal move, in the order of ``Game.legal_moves``."""
+        return self.position.moves_and_actions()
+
+    def scored_moves(self, deal_score: int) -> list[tuple[int, Handle]]:
+        """(score, handle) of the legal moves worth trying, in :meth:`moves`' order; higher
+        scores are tried first (see :meth:`move_score`)."""
+        endgame = not self.position.stock_left
+        score = self.move_score
+        scored = []
+        for handle in self.position.moves_and_actions():
+            value = score(handle[1], endgame, deal_score)
+            if value is not None:
+                scored.append((value, handle))
+        return scored
+
+    def move_score(self, action: tuple, endgame: bool, deal_score: int) -> int | None:
+        """Higher is tried first; ``None`` drops a move that cannot help."""
+        kind, cols = action[0], self.position.live_columns
+        if kind == TURN_UP:  # a face-down card turns up: worth a little more
+            score = self.move_score(action[1], endgame, deal_score)
+            return None if score is None else score + 15
+        if kind == DEAL_ROW:
+            return deal_score
+        if kind in (COLUMN_TO_FOUNDATION, RESERVE_TO_FOUNDATION):
+            return 100
+        if kind == RESERVE_TO_COLUMN:
+            return 30
+        if kind in (COLUMN_TO_COLUMN, GROUP_TO_COLUMN):
+            src, dst, k = action[1], action[2], action[3]
+            col = cols[src]
+            if k == len(col):
+                # A whole column into an empty one only renames columns once no row will land.
+                return None if endgame and not cols[dst] else 60
+            return self.exposure_score(col[-k - 1] & ~HIDDEN) - (10 if not cols[dst] else 0)
+        if kind == COLUMN_TO_RESERVE:
+            src, k = action[1], action[2]
+            col = cols[src]
+            if k == len(col):
+                return -30 if col[0] >> 2 == KING else -20
+            return self.exposure_score(col[-k - 1] & ~HIDDEN) - 10
+        return 0
+
+    def exposure_score(self, card: int) -> int:
+        """Uncovering ``card``: good if it can go home, better the lower it is."""
+        return 20 - (card >> 2) + (40 if self.position.foundation_for(card) is not None else 0)
+
+    def undo_all(self, played: list[Handle]) -> None:
+        unapply = self.position.unapply_action
+        for handle in reversed(played):
+            unapply(handle[1])
+
+    def search(
+        self, lost: set, deal_score: int, noise: Callable[[], float] | None
+    ) -> PySearch:
+        """A best-first search on this core (see :class:`PySearch`)."""
+        return PySearch(self, lost, deal_score, noise)
+
+    def expand(
+        self,
+        node: object,
+        parents: dict,
+        lost: set,
+        deal_score: int,
+        noise: Callable[[], float] | None,
+        break_weight: int,
+        stop_at_win: bool,
+    ) -> tuple[tuple | None, list[tuple]]:
+        """The children of the position on the board, for a best-first search.
+
+        Each move worth trying but a deal is played with its auto moves, most promising
+        first; a position new to ``parents`` and not in ``lost`` is recorded there as
+        ``parents[key] = (node, [handle, *auto handles])``, and listed as (rank, key,
+        snapshot), the rank :meth:`endgame_rank` plus ``break_weight`` times :meth:`breaks`.
+        With ``stop_at_win`` the first won child ends it: (its key, the children so far).
+        The position is left as it was, except after a win."""
+        children = []
+        play, undo, auto, key, undo_all = (
+            self._apply, self._unapply, self.auto_moves, self.key, self.undo_all
+        )
+        for handle in ordered(self.scored_moves(deal_score), noise):
+            action = handle[1]
+            if action[0] == DEAL_ROW:
+                continue
+            play(action)
+            played = auto()
+            child = key()
+            if child not in parents and child not in lost:
+                parents[child] = (node, [handle, *played])
+                if stop_at_win and self.won():
+                    return child, children
+                rank = self.endgame_rank()
+                if break_weight:
+                    rank += break_weight * self.breaks()
+                children.append((rank, child, self.snapshot()))
+            undo_all(played)
+            undo(action)
+        return None, children
+
+
+def ordered(scored: list[tuple[int, Handle]], noise: Callable[[], float] | None) -> list[Handle]:
+    """The handles of ``scored``, highest score first (ties in their order), each score
+    plus ``noise()`` if given."""
+    if noise is not None:
+        scored = [(score + noise(), handle) for score, handle in scored]
+    scored.sort(key=lambda item: -item[0])
+    return [handle for _, handle in scored]
+
+
+# What a best-first search's run() answers: paused on its n-th position (expand it next
+# time), won, proven lost (searched to the end), out of budget, or a spread done.
+TICK, WIN, LOST, OPEN, DONE = 0, 1, 2, 3, 4
+
+
+class PySearch:
+    """A best-first search over one core: the tree of positions reached (``parents``, a key
+    to (parent key, handles from it)) and a heap of positions to expand, lowest rank first.
+
+    :meth:`endgame` searches for a win; :meth:`spread` (the beam's layers) also deals a row
+    at every position it expands, into :meth:`dealt`. Both stop after ``max_ticks``
+    positions (``TICK``: the last one is expanded at the next call), so the caller can count
+    and pause; the compiled core's ``Search`` does exactly the same, faster."""
+
+    def __init__(
+        self, core: PyCore, lost: set, deal_score: int, noise: Callable[[], float] | None
+    ) -> None:
+        self.core, self.lost, self.deal_score, self.noise = core, lost, deal_score, noise
+        self.parents: dict = {}
+        self.heap: list = []
+        self.pushed = self.left = 0
+        self.pending: object = None
+        self.won: object = None
+        self.reached: list[tuple] = []
+
+    def root(self, key: tuple) -> None:
+        """Start the tree at ``key`` (the position on the board)."""
+        self.parents[key] = None
+
+    def seed(self, key: tuple, snapshot: object, left: int) -> None:
+        """A new heap holding ``key`` (already in the tree), with ``left`` positions to go."""
+        self.heap, self.pushed, self.left = [(0, 0, key, snapshot)], 0, left
+        self.pending, self.reached = None, []
+
+    def _next(self, ticks: int, max_ticks: int) -> tuple[object, bool]:
+        """Pop the best position onto the board: (its key, True if the pause is due)."""
+        _, _, node, snap = heapq.heappop(self.heap)
+        self.core.restore(snap)
+        if ticks + 1 == max_ticks:
+            self.pending = node
+            return node, True
+        return node, False
+
+    def _push(self, children: list[tuple]) -> None:
+        for rank, child, snapshot in children:
+            self.pushed += 1
+            heapq.heappush(self.heap, (rank, self.pushed, child, snapshot))
+
+    def endgame(self, max_ticks: int) -> tuple[int, int]:
+        """Expand up to ``max_ticks`` positions: (status, positions)."""
+        ticks, core = 0, self.core
+        while True:
+            node, self.pending = self.pending, None
+            if node is None:
+                if not self.heap:
+                    return LOST, ticks
+                self.left -= 1
+                if self.left < 0:
+                    return OPEN, ticks
+                node, due = self._next(ticks, max_ticks)
+                ticks += 1
+                if due:
+                    return TICK, ticks
+            won, children = core.expand(
+                node, self.parents, self.lost, self.deal_score, self.noise, 0, True
+            )
+            if won is not None:
+                self.won = won
+                return WIN, ticks
+            self._push(children)
+
+    def spread(self, max_ticks: int, break_weight: int) -> tuple[int, int]:
+        """As :meth:`endgame` without stopping at a win, and each position expanded deals
+        a row first (:meth:`dealt`); ``DONE`` when the heap or the positions left run out."""
+        ticks, core = 0, self.core
+        while True:
+            node, self.pending = self.pending, None
+            if node is None:
+                if not self.heap or self.left <= 0:
+                    return DONE, ticks
+                self.left -= 1
+                node, due = self._next(ticks, max_ticks)
+                ticks += 1
+                if due:
+                    return TICK, ticks
+            self._deal_into(node, break_weight)
+            _, children = core.expand(
+                node, self.parents, self.lost, self.deal_score, self.noise, break_weight, False
+            )
+            self._push(children)
+
+    def _deal_into(self, node: object, break_weight: int) -> None:
+        core, parents = self.core, self.parents
+        deal = core.deal_move()
+        core.play(deal)
+        played = core.auto_moves()
+        child = core.key()
+        if child not in parents and child not in self.lost:
+            parents[child] = (node, [deal, *played])
+            rank = core.endgame_rank() + break_weight * core.breaks()
+            self.reached.append((rank, child, core.snapshot()))
+        core.undo_all(played)
+        core.undo(deal)
+
+    def dealt(self) -> list[tuple]:
+        """(rank, key, snapshot) of the new positions the last spread dealt, in order."""
+        return self.reached
+
+    def heap_size(self) -> int:
+        return len(self.heap)
+
+    def won_key(self) -> object:
+        return self.won
+
+    def path(self, key: object) -> list:
+        """The handles from the root of the tree to ``key``."""
+        parts = []
+        while self.parents[key] is not None:
+            key, handles = self.parents[key]
+            parts.append(handles)
+        return [h for handles in reversed(parts) for h in handles]
+
+    def mark_lost(self) -> None:
+        """Every position of the tree joins the lost ones."""
+        self.lost.update(self.parents)

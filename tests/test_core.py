@@ -1,0 +1,283 @@
+"""The compiled search core agrees with the pure-Python reference, for every preset.
+
+Random legal play drives both cores (and a ``Game``) side by side; at every step they must
+agree on the legal moves and their action records, the scores, keys, ranks, safe auto moves,
+the state after each move and after its undo, and the children a best-first search expands.
+The solver on the compiled core must search exactly as on the Python one, agree with an
+exhaustive search on small positions, and its wins must replay through ``Game``.
+"""
+
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import Phase, given, settings
+from hypothesis import strategies as st
+
+from milligan_widget import Game
+from milligan_widget.core import AVAILABLE, BACKEND, make_core
+from milligan_widget.rules import PRESETS
+from milligan_widget.solver import UNWINNABLE, WINNABLE, solve
+from tests.test_solver import assert_wins, exhaustive, small_endgame
+
+needs_c = pytest.mark.skipif("c" not in AVAILABLE, reason="the C extension is not built")
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = list(PRESETS)  # every preset, and any added later
+# A game of random play does not shrink to anything smaller worth the minutes it takes: a
+# failure is shown as it was found (its seed and the step it failed at are in the report).
+NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)
+
+
+def small_endgame_fits(rules: str) -> bool:
+    """Can tests.test_solver.small_endgame stage a position under these rules?"""
+    r = PRESETS[rules]
+    return r.decks == 2 and r.deal == "open"
+
+
+def records(core, handles):
+    """Action records, a deal's without the runs before it (the C core does not keep them)."""
+    out = []
+    for handle in handles:
+        record = core.record(handle)
+        if record[0] == 2:
+            record = record[:2]
+        elif record[0] == 10 and record[1][0] == 2:
+            record = (10, record[1][:2], record[2])
+        out.append(record)
+    return out
+
+
+def measures(core) -> tuple:
+    key = core.key()  # first: the rank reads the position of the last key
+    return (
+        key,
+        core.endgame_rank(),
+        core.breaks(),
+        core.won(),
+        core.cards_home(),
+        core.stock_left(),
+        core.rows_left(),
+        core.state(),
+    )
+
+
+def assert_same(c, p) -> None:
+    assert measures(c) == measures(p)
+    assert c.trapped_cards() == p.trapped_cards() and c.trapped() == p.trapped()
+    cm, pm = c.moves(), p.moves()
+    assert [c.move_of(h) for h in cm] == [p.move_of(h) for h in pm]
+    assert records(c, cm) == records(p, pm)
+    for deal_score in (-100, 5):
+        cs, ps = c.scored_moves(deal_score), p.scored_moves(deal_score)
+        assert [(s, c.move_of(h)) for s, h in cs] == [(s, p.move_of(h)) for s, h in ps]
+
+
+def assert_moves_play_alike(c, p, game: Game) -> None:
+    """Every legal move: the same position after it (as Game.play gives it), then after undo."""
+    before = c.state()
+    for ch, ph in zip(c.moves(), p.moves(), strict=True):
+        c.play(ch)
+        p.play(ph)
+        after = game.copy(history=False)
+        after.play(c.move_of(ch))
+        assert c.state() == p.state()
+        assert piles(c.state()) == piles(make_core(after, "python").state())
+        assert c.key() == p.key() and c.endgame_rank() == p.endgame_rank()
+        c.undo(ch)
+        p.undo(ph)
+        assert c.state() == p.state() == before
+
+
+def assert_auto_alike(c, p) -> None:
+    before = c.state()
+    ca, pa = c.auto_moves(), p.auto_moves()
+    assert [c.move_of(h) for h in ca] == [p.move_of(h) for h in pa]
+    assert records(c, ca) == records(p, pa)
+    assert measures(c) == measures(p)
+    c.undo_all(ca)
+    p.undo_all(pa)
+    assert c.state() == p.state() == before
+
+
+def piles(state: tuple) -> tuple:
+    """Columns, foundations, reserve, cells and stock of a core's state."""
+    return state[0], state[1], state[3], state[4], state[6]
+
+
+def assert_expand_alike(c, p, noise_seed: int | None, weight: int) -> None:
+    """The children a best-first search sees: keys, ranks, how each is reached, its state."""
+    results = []
+    for core in (c, p):
+        start = core.snapshot()
+        noise = random.Random(noise_seed).random if noise_seed is not None else None
+        parents: dict = {("root",): None}
+        won, children = core.expand(("root",), parents, set(), -100, noise, weight, True)
+        paths = {
+            key: tuple(core.move_of(h) for h in value[1])
+            for key, value in parents.items()
+            if value is not None
+        }
+        shown = []
+        for rank, key, snap in children:
+            core.restore(snap)
+            shown.append((rank, key, core.state()))
+        results.append((won, paths, shown))
+        core.restore(start)
+    assert results[0] == results[1]
+
+
+def random_play(start: Game, steps: int, rng: random.Random, dealing: float = 0.12) -> None:
+    c, p = make_core(start, "c"), make_core(start, "python")
+    game = start.copy(history=False)
+    for step in range(steps):
+        assert_same(c, p)
+        if step % 5 == 0:
+            assert_moves_play_alike(c, p, game)
+        if step % 3 == 0:
+            assert_auto_alike(c, p)
+        if step % 7 == 0:
+            assert_expand_alike(c, p, step if step % 2 else None, step % 3 * 40)
+            assert c.state() == p.state()
+        cm, pm = c.moves(), p.moves()
+        if not cm:
+            break
+        deals = [i for i, h in enumerate(cm) if c.is_deal(h)]
+        others = [i for i in range(len(cm)) if i not in deals]
+        pick = deals[0] if deals and (not others or rng.random() < dealing) else rng.choice(others)
+        c.play(cm[pick])
+        p.play(pm[pick])
+        game.play(c.move_of(cm[pick]))
+        if rng.random() < 0.5:
+            c.auto_moves()
+            for handle in p.auto_moves():
+                game.play(p.move_of(handle))
+        assert piles(c.state()) == piles(make_core(game, "python").state())
+
+
+@needs_c
+@pytest.mark.parametrize("rules", RULES)
+@settings(max_examples=4, deadline=None, phases=NO_SHRINK)
+@given(seed=st.integers(1, 10**9), moves=st.randoms(use_true_random=False))
+def test_random_play_agrees_at_every_step(rules, seed, moves):
+    random_play(Game.new(seed, rules), 160, moves)
+    random_play(Game.new(seed, rules), 160, moves, dealing=0.6)  # to the endgame sooner
+
+
+@needs_c
+@pytest.mark.parametrize("rules", [r for r in RULES if small_endgame_fits(r)])
+@settings(max_examples=6, deadline=None, phases=NO_SHRINK)
+@given(moves=st.randoms(use_true_random=False))
+def test_random_play_in_small_endgames_agrees(rules, moves):
+    """Endgames with the reserve open and a few cards left: setting aside, unloading (all
+    or part), a reserve card home, take-backs, cells."""
+    random_play(small_endgame(moves, rules, tight=moves.random() < 0.5), 120, moves)
+
+
+@needs_c
+@pytest.mark.parametrize("rules", RULES)
+def test_a_snapshot_restores_exactly(rules):
+    game = Game.new(5, rules)
+    c = make_core(game, "c")
+    snap = c.snapshot()
+    for handle in c.moves()[:3]:
+        c.play(handle)
+        c.restore(snap)
+    assert c.state() == make_core(game, "python").state()
+
+
+@needs_c
+@pytest.mark.parametrize("rules", RULES)
+def test_the_solver_searches_alike_on_both_cores(rules):
+    """Same positions, same verdict, same line, same statistics, move for move."""
+    for deal in (1, 2):
+        game = Game.new(deal, rules)
+        c = solve(game, time_limit=600, node_limit=3000, backend="c")
+        p = solve(game, time_limit=600, node_limit=3000, backend="python")
+        assert (c.status, c.moves, c.nodes, c.stats) == (p.status, p.moves, p.nodes, p.stats)
+        if c.status == WINNABLE:
+            assert_wins(game, c.moves)
+
+
+@pytest.mark.parametrize("backend", AVAILABLE)
+@pytest.mark.parametrize(
+    "rules", ["classic", "strict", "single-card", "millie", "imperial-guards", "milligan-cell"]
+)
+def test_verdicts_agree_with_exhaustive_search_on_each_backend(rules, backend):
+    rng = random.Random(f"core {rules}")
+    for i in range(8):
+        game = small_endgame(rng, rules, tight=i % 2 == 0)
+        truth = exhaustive(game)
+        result = solve(game, time_limit=20, backend=backend)
+        assert result.status == (WINNABLE if truth else UNWINNABLE), game
+        if truth:
+            assert_wins(game, result.moves)
+
+
+@needs_c
+@pytest.mark.parametrize("rules", RULES)
+def test_c_wins_replay_through_game(rules):
+    for deal in (8, 3):
+        game = Game.new(deal, rules)
+        result = solve(game, time_limit=3, backend="c")
+        if result.status == WINNABLE:
+            assert_wins(game, result.moves)
+
+
+def test_the_backend_is_named_and_the_environment_can_force_the_fallback():
+    from milligan_widget import solver
+
+    assert solver.backend == BACKEND and BACKEND in AVAILABLE
+    assert AVAILABLE[-1] == "python"  # the fallback is always there
+    code = "import milligan_widget.solver as s; print(s.backend)"
+    env = dict(os.environ, MILLIGAN_WIDGET_BACKEND="python", PYTHONPATH=str(ROOT))
+    shown = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert shown.stdout.strip() == "python", shown.stderr
+    with pytest.raises(ValueError, match="not available"):
+        make_core(Game.new(1), "fortran")
+
+
+def test_without_the_extension_the_pure_core_runs():
+    """Where the extension cannot load (Pyodide, no compiler), the package falls back."""
+    code = (
+        "import sys; sys.modules['milligan_widget.core._ccore'] = None\n"
+        "from milligan_widget import Game, solver\n"
+        "from milligan_widget.core import AVAILABLE\n"
+        "r = solver.solve(Game.new(8), time_limit=30)\n"
+        "print(solver.backend, AVAILABLE, r.status)"
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("MILLIGAN_WIDGET_BACKEND", None)
+    shown = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert shown.stdout.split() == ["python", "('python',)", "winnable"], shown.stderr
+
+
+@needs_c
+def test_the_extension_is_built_from_the_current_source():
+    from milligan_widget.core import _ccore
+
+    source = ROOT / "milligan_widget" / "core" / "_ccore.c"
+    built = Path(_ccore.__file__)
+    if source.exists() and built.parent == source.parent:
+        assert built.stat().st_mtime >= source.stat().st_mtime, (
+            "the C core is older than its source: run `python hatch_build.py`"
+        )
+
+
+@needs_c
+def test_the_compiled_key_set_acts_as_a_set_of_keys():
+    from milligan_widget.core import key_set
+
+    lost, reference = key_set("c"), key_set("python")
+    keys = [make_core(Game.new(seed, "millie"), "c").key() for seed in range(1, 30)]
+    for key in keys[:10]:
+        lost.add(key)
+        reference.add(key)
+    lost.update(keys[5:20])
+    reference.update(keys[5:20])
+    assert len(lost) == len(reference) == len(set(keys[:20]))
+    assert [k in lost for k in keys] == [k in reference for k in keys]
+    assert (b"x", 0) not in lost and "not a key" not in lost
