@@ -53,10 +53,26 @@ def small_endgame(rng: random.Random, rules: str, tight: bool) -> Game:
 
 
 def assert_wins(game: Game, moves) -> None:
+    """``moves`` are legal one after the other from ``game`` and win it."""
     game = game.copy()
     for move in moves:
+        assert game.explain(move) is None, move
         game.play(move)
     assert game.status == "won"
+
+
+def agree_with_exhaustive(games, backend: str | None = None) -> set[bool]:
+    """The solver's verdict (on ``backend``'s search core) on each game is the exhaustive
+    search's, and its wins replay; the set of verdicts seen."""
+    outcomes = set()
+    for game in games:
+        truth = exhaustive(game)
+        result = solve(game, time_limit=20, backend=backend)
+        assert result.status == (WINNABLE if truth else UNWINNABLE), game
+        if truth:
+            assert_wins(game, result.moves)
+        outcomes.add(truth)
+    return outcomes
 
 
 def test_a_numbered_deal_is_solved_with_a_line_a_person_can_follow():
@@ -75,15 +91,8 @@ def test_a_numbered_deal_is_solved_with_a_line_a_person_can_follow():
 )
 def test_small_positions_agree_with_exhaustive_search(rules):
     rng = random.Random(rules)
-    outcomes = set()
-    for i in range(16):
-        game = small_endgame(rng, rules, tight=i % 2 == 0)
-        truth = exhaustive(game)
-        result = solve(game, time_limit=20)
-        assert result.status == (WINNABLE if truth else UNWINNABLE), game
-        if truth:
-            assert_wins(game, result.moves)
-        outcomes.add(truth)
+    games = (small_endgame(rng, rules, tight=i % 2 == 0) for i in range(16))
+    outcomes = agree_with_exhaustive(games)
     if rules not in ("imperial-guards", "milligan-cell"):  # these two win every sample
         assert outcomes == {True, False}, "the sample should hold both kinds"
 
