@@ -17,6 +17,13 @@ function div(className: string, parent?: HTMLElement): HTMLElement {
   return el;
 }
 
+interface Written {
+  index?: number;
+  label?: string;
+  top?: string;
+  left?: string;
+}
+
 export class Board {
   readonly el: HTMLElement;
   readonly piles = new Map<string, HTMLElement>();
@@ -24,9 +31,14 @@ export class Board {
   order: string[] = [];
   /** Card width in px (set from the container width). */
   cardWidth = 80;
+  /** Counts the redraws that changed a pile: boxes measured before are stale once it moves. */
+  version = 0;
   private rules: RulesInfo | null = null;
   /** What each pile last drew: piles whose data did not change are left alone. */
   private readonly drawn = new Map<string, string>();
+  /** What was last written to each card element: a pile that changed rewrites only the
+   * cards that did (a move touches two or three cards, not every card of both columns). */
+  private readonly written = new WeakMap<HTMLElement, Written>();
 
   constructor(parent: HTMLElement) {
     this.el = div("mw-board", parent);
@@ -42,6 +54,7 @@ export class Board {
     this.el.replaceChildren();
     this.piles.clear();
     this.drawn.clear();
+    this.version++;
     this.order = [];
     this.el.style.setProperty("--mw-cols", String(Math.max(rules.columns, rules.foundations)));
     const side = div("mw-row mw-side", this.el);
@@ -107,7 +120,21 @@ export class Board {
     const key = JSON.stringify([this.cardWidth, data]);
     if (this.drawn.get(pile) === key) return false;
     this.drawn.set(pile, key);
+    this.version++;
     return true;
+  }
+
+  /** Each pile's box on screen, stretched over its top card (the reserve's fan may reach
+   * past its frame): where a drop lands, found without hit-testing the page. */
+  boxes(): Map<string, DOMRect> {
+    const boxes = new Map<string, DOMRect>();
+    for (const [name, pile] of this.piles) {
+      const r = pile.getBoundingClientRect();
+      const top = pile.lastElementChild?.classList.contains("mw-card") ? pile.lastElementChild.getBoundingClientRect() : r;
+      const [left, y] = [Math.min(r.left, top.left), Math.min(r.top, top.top)];
+      boxes.set(name, new DOMRect(left, y, Math.max(r.right, top.right) - left, Math.max(r.bottom, top.bottom) - y));
+    }
+    return boxes;
   }
 
   private sync(name: string, codes: string[], movableFrom: number): HTMLElement[] {
@@ -121,14 +148,29 @@ export class Board {
       if (!el) el = pile.appendChild(makeCard(code, i === last));
       else setCard(el, code, i === last);
       const movable = i >= movableFrom;
-      el.classList.toggle("mw-movable", movable);
-      el.tabIndex = movable ? 0 : -1;
-      el.dataset.index = String(i);
-      el.setAttribute("aria-label", `${cardName(code)}, ${where}${movable ? "" : " (covered)"}`);
+      const label = `${cardName(code)}, ${where}${movable ? "" : " (covered)"}`;
+      const was = this.written.get(el) ?? {};
+      // The class is read back, not remembered: setCard rewrites the class list.
+      if (el.classList.contains("mw-movable") !== movable || was.index !== i || was.label !== label) {
+        el.classList.toggle("mw-movable", movable);
+        el.tabIndex = movable ? 0 : -1;
+        el.dataset.index = String(i);
+        el.setAttribute("aria-label", label);
+        this.written.set(el, { ...was, index: i, label });
+      }
       out.push(el);
     });
     existing.slice(codes.length).forEach((el) => el.remove());
     return out;
+  }
+
+  /** Put a card (or a card back) at `top`, `left` px in its pile, if it is not there. */
+  private place(el: HTMLElement, top: number, left: number): void {
+    const was = this.written.get(el) ?? {};
+    const [t, l] = [`${Math.round(top)}px`, `${Math.round(left)}px`];
+    if (was.top !== t) el.style.top = t;
+    if (was.left !== l) el.style.left = l;
+    this.written.set(el, { ...was, top: t, left: l });
   }
 
   /** A column: `down` card backs (face-down cards: Python never says which), then the
@@ -139,10 +181,7 @@ export class Board {
     const ch = this.cardHeight;
     const total = down + codes.length;
     const step = this.columnStep(total);
-    [...backs, ...els].forEach((el, i) => {
-      el.style.top = `${Math.round(i * step)}px`;
-      el.style.left = "0px";
-    });
+    [...backs, ...els].forEach((el, i) => this.place(el, i * step, 0));
     const pile = this.piles.get(name)!;
     pile.style.height = `${Math.round(Math.max(0, total - 1) * step + ch)}px`;
     pile.style.setProperty("--mw-strip-h", `${Math.round(step)}px`);
@@ -218,10 +257,7 @@ export class Board {
     const codes = view.reserve ?? [];
     const els = this.sync("reserve", codes, view.reserve_run);
     const step = this.cardWidth * 0.3;
-    els.forEach((el, i) => {
-      el.style.left = `${Math.round(i * step)}px`;
-      el.style.top = "0px";
-    });
+    els.forEach((el, i) => this.place(el, 0, i * step));
     const pile = this.piles.get("reserve")!;
     pile.style.setProperty("--mw-strip-w", `${Math.round(step)}px`);
     const closed = codes.length === 0 && !view.reserve_open;

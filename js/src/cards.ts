@@ -75,6 +75,21 @@ export function cardHTML(code: string, full = true): string {
   return html;
 }
 
+const faces = new Map<string, HTMLTemplateElement>();
+
+/** A copy of a card's face, parsed once per card and cloned after: parsing HTML on every
+ * move cost more than the rest of a move's redraw together. */
+function face(code: string, full: boolean): DocumentFragment {
+  const key = `${code}${full ? "" : "-"}`;
+  let template = faces.get(key);
+  if (!template) {
+    template = document.createElement("template");
+    template.innerHTML = cardHTML(code, full);
+    faces.set(key, template);
+  }
+  return template.content.cloneNode(true) as DocumentFragment;
+}
+
 /** A new face-up card element with the `data-card` test hook. */
 export function makeCard(code: string, full = true): HTMLElement {
   const el = document.createElement("div");
@@ -82,12 +97,23 @@ export function makeCard(code: string, full = true): HTMLElement {
   return el;
 }
 
-/** Turn an element into the card `code` (reused elements keep their identity). */
+/** Turn an element into the card `code` (reused elements keep their identity). A card
+ * that is covered keeps the face it has (the style shows only its strip), so covering one
+ * on a move rewrites nothing but an attribute. */
 export function setCard(el: HTMLElement, code: string, full = true): void {
-  if (el.dataset.card === code && (el.dataset.full === "1") === full) return;
+  const shows = full ? "1" : "0";
+  if (el.dataset.card === code) {
+    if (full && el.dataset.face !== "full") {
+      el.replaceChildren(face(code, true));
+      el.dataset.face = "full";
+    }
+    if (el.dataset.full !== shows) el.dataset.full = shows;
+    return;
+  }
   const { suit } = parseCode(code);
   el.className = `mw-card mw-s${suit}`;
   el.dataset.card = code;
-  el.dataset.full = full ? "1" : "0";
-  el.innerHTML = cardHTML(code, full);
+  el.dataset.full = shows;
+  el.dataset.face = full ? "full" : "strip";
+  el.replaceChildren(face(code, full));
 }

@@ -29,6 +29,12 @@ interface Drag {
    * and how far the root has moved since (the page scrolled under the drag). */
   origin: DOMPoint;
   scrolled: { x: number; y: number };
+  /** The piles' boxes when the drag began, the board's box then and its drawing
+   * (`version`): the drop looks its target up in them, with no hit test on the way to
+   * sending the move. */
+  boxes: Map<string, DOMRect>;
+  board: DOMRect;
+  version: number;
 }
 
 interface Pending {
@@ -50,6 +56,10 @@ function scope(root: HTMLElement): Document | ShadowRoot {
 function originOf(root: HTMLElement): DOMPoint {
   const r = root.getBoundingClientRect();
   return new DOMPoint(r.left + root.clientLeft, r.top + root.clientTop);
+}
+
+function inside(r: DOMRect, x: number, y: number): boolean {
+  return x >= r.left && x < r.right && y >= r.top && y < r.bottom;
 }
 
 /** The pile name and card index an element belongs to. */
@@ -273,6 +283,7 @@ export class Interaction {
     ghost.dataset.role = "ghost";
     const origin = originOf(this.root);
     const rects = press.cards.map((card) => card.getBoundingClientRect());
+    const [boxes, board, version] = [this.board.boxes(), this.board.el.getBoundingClientRect(), this.board.version];
     press.cards.forEach((card, i) => {
       const r = rects[i];
       const copy = card.cloneNode(true) as HTMLElement;
@@ -287,7 +298,7 @@ export class Interaction {
     this.root.appendChild(ghost);
     this.say("");
     this.selected = null;
-    this.drag = { grab: press.grab, cards: press.cards, ghost, x: press.x, y: press.y, rects, dx: 0, dy: 0, origin, scrolled: { x: 0, y: 0 } };
+    this.drag = { grab: press.grab, cards: press.cards, ghost, x: press.x, y: press.y, rects, dx: 0, dy: 0, origin, scrolled: { x: 0, y: 0 }, boxes, board, version };
     this.highlight();
   }
 
@@ -329,22 +340,36 @@ export class Interaction {
     // the answer on the main thread (the highlights go with the next view).
   }
 
-  /** The pile under the pointer (the ghost lets pointer events through), else the legal
-   * pile the dragged card overlaps most. */
+  /** The pile under the pointer, else the legal pile the dragged card overlaps most. */
   private dropTarget(drag: Drag, e: PointerEvent): string | null {
-    const under = locate(this.elementAt(e.clientX, e.clientY));
-    if (under && this.board.el.contains(this.board.pile(under.pile) ?? null)) return under.pile;
-    const top = drag.ghost.firstElementChild?.getBoundingClientRect();
-    if (!top) return null;
+    const boxes = this.boxesNow(drag);
+    const under = [...boxes].find(([, r]) => inside(r, e.clientX, e.clientY));
+    if (under) return under[0];
+    const r0 = drag.rects[0];
+    const top = new DOMRect(r0.x + drag.dx, r0.y + drag.dy, r0.width, r0.height); // the ghost's
     let best: string | null = null;
     let bestArea = 0;
     for (const name of this.targetsOf(drag.grab)) {
-      const r = this.board.pile(name)!.getBoundingClientRect();
+      const r = boxes.get(name);
+      if (!r) continue;
       const w = Math.min(r.right, top.right) - Math.max(r.left, top.left);
       const h = Math.min(r.bottom, top.bottom) - Math.max(r.top, top.top);
       if (w > 0 && h > 0 && w * h > bestArea) [best, bestArea] = [name, w * h];
     }
     return best;
+  }
+
+  /** The piles' boxes on screen now: those of the drag's start moved as far as the board
+   * (the page scrolled, the notebook reflowed), or measured afresh if the board was
+   * redrawn or resized since (a view from Python, a narrower window). */
+  private boxesNow(drag: Drag): Map<string, DOMRect> {
+    const now = this.board.el.getBoundingClientRect();
+    const then = drag.board;
+    if (drag.version !== this.board.version || now.width !== then.width || now.height !== then.height) {
+      return this.board.boxes();
+    }
+    const [x, y] = [now.x - then.x, now.y - then.y];
+    return new Map([...drag.boxes].map(([name, r]) => [name, new DOMRect(r.x + x, r.y + y, r.width, r.height)]));
   }
 
   private expirePending(): void {

@@ -265,18 +265,19 @@ class Table:
             game, rev=self._rev, message=message, kind=kind, last=last, hint=hint, elapsed=elapsed
         )
         view["busy"] = self.assistant.busy
-        if self.mode.name == "play":
+        playing = self.mode.name == "play"
+        if playing:
             self._add_play_state(view)
-            if self.autosave is not None and self.offer is None:
-                # In the background (the player waits for the view, not for the disk); not
-                # over the game offered to resume, until the player answers.
-                self.autosave.write(self.player)
         self.mode.add_to(view)
         rules = None
         if rules_changed or game.rules != self._shown_rules:
             self._shown_rules = game.rules
             rules = views.rules_info(game.rules, PRESETS)
         self._send(view, rules, self.mode.panel() if panel_changed else None)
+        if playing and self.autosave is not None and self.offer is None:
+            # After the view (the player waits for it, not for the disk), written in the
+            # background; not over the game offered to resume, until the player answers.
+            self.autosave.write(self.player)
 
     def _add_play_state(self, view: dict[str, Any]) -> None:
         """What play mode adds to the view: Undo of a restart or a new game, Finish, the
