@@ -294,7 +294,7 @@ export class Interaction {
       ghost.appendChild(copy);
       card.classList.add("mw-lifted");
     });
-    this.uncover(press);
+    this.uncover(press.grab);
     this.root.appendChild(ghost);
     this.say("");
     this.selected = null;
@@ -302,11 +302,12 @@ export class Interaction {
     this.highlight();
   }
 
-  /** Draw the card the lifted ones leave on top with its whole face, as the next view will. */
-  private uncover(press: Press): void {
-    const cards = this.board.cards(press.grab.source);
-    const under = cards[cards.length - press.grab.count - 1];
-    if (under?.dataset.card) setCard(under, under.dataset.card, true);
+  /** Draw the card the lifted ones leave on top with its whole face, as the next view will
+   * (and only its strip again, `full` false, when they come back). */
+  private uncover(grab: Grab, full = true): void {
+    const cards = this.board.cards(grab.source);
+    const under = cards[cards.length - grab.count - 1];
+    if (under?.dataset.card) setCard(under, under.dataset.card, full);
   }
 
   private moveGhost(e: PointerEvent): void {
@@ -381,7 +382,18 @@ export class Interaction {
   private returnGhost(drag: Drag): void {
     this.drag = null;
     this.highlight();
-    springBack(drag.ghost, () => this.dropGhost(drag));
+    springBack(drag.ghost, () => {
+      this.dropGhost(drag);
+      this.coverAgain(drag);
+    });
+  }
+
+  /** The cards came back onto the one they uncovered: it shows its strip again (unless a
+   * view redrew the pile meanwhile). */
+  private coverAgain(drag: Drag): void {
+    const cards = this.board.cards(drag.grab.source);
+    const onTop = cards.slice(cards.length - drag.cards.length);
+    if (onTop.length && onTop.every((card, i) => card === drag.cards[i])) this.uncover(drag.grab, false);
   }
 
   private dropGhost(drag: Drag): void {

@@ -13,6 +13,7 @@ from tests.lines import WIN_8
 
 from .conftest import Notebook
 from .gestures import (
+    GHOST_CARD,
     RECORD_ANIMATIONS,
     centre,
     drag,
@@ -171,9 +172,14 @@ def test_while_a_card_is_dragged_the_card_under_it_shows_its_face(notebook: Note
     drag_and_read(page, cards.last, (box["x"] + 200, box["y"] + 60))
     try:
         expect(under).to_have_attribute("data-full", "1")
-        expect(under.locator(".mw-br")).to_have_count(1)  # the whole face, both indices
+        expect(under.locator(".mw-br")).to_be_visible()  # the whole face, both indices
     finally:
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 12, steps=4)  # back home
         page.mouse.up()
+    expect(page.locator(GHOST_CARD)).to_have_count(0)
+    expect(under).to_have_attribute("data-full", "0")  # covered again: only its index shows
+    expect(under.locator(".mw-br")).to_be_hidden()
+    assert history(notebook) == ["d"]
 
 
 # ------------------------------------------------------------------ keys stay in the game
