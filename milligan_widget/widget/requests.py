@@ -17,6 +17,7 @@ milligan_widget.widget.requests.MoveRefused: Cards cannot go back to the stock.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -53,11 +54,17 @@ def _request_type(content: Any) -> str:
 
 def _pile_names(game: Game) -> frozenset[str]:
     """Every pile a request may name in this game (``f``/``c``: any fitting one)."""
-    names = {f"t{i + 1}" for i in range(len(game.tableau))}
-    names |= {f"f{i + 1}" for i in range(len(game.foundations))} | {"f"}
-    if game.cells:
-        names |= {f"c{i + 1}" for i in range(len(game.cells))} | {"c"}
-    if game.rules.reserve != "none":
+    rules = game.rules
+    return _pile_names_for(rules.columns, rules.foundation_count, rules.cells, rules.reserve)
+
+
+@functools.cache
+def _pile_names_for(columns: int, foundations: int, cells: int, reserve: str) -> frozenset[str]:
+    names = {f"t{i + 1}" for i in range(columns)}
+    names |= {f"f{i + 1}" for i in range(foundations)} | {"f"}
+    if cells:
+        names |= {f"c{i + 1}" for i in range(cells)} | {"c"}
+    if reserve != "none":
         names.add("reserve")
     return frozenset(names)
 
