@@ -140,13 +140,22 @@ static int columns_taking(const Core *s, int card, const int *empty, int ne, int
     return n;
 }
 
-static void gen_runs_from(const Core *s, int i, const int *empty, int ne, Moves *m) {
+/* onto[v]: the columns (a bit each) whose top card c has c >> 1 == v, so that the columns a
+   card fits on are onto[((card >> 1) ^ 1) + 2] (see fits), lowest first as a loop over them */
+static void tops_by_value(const Core *s, uint8_t *onto) {
+    memset(onto, 0, 64);
+    for (int d = 0; d < s->ncols; d++)
+        if (s->len[d]) onto[top(s, d) >> 1] |= (uint8_t)(1 << d);
+}
+
+static void gen_runs_from(const Core *s, int i, const int *empty, int ne, const uint8_t *onto,
+                          Moves *m) {
     int run = s->runs[i], L = s->len[i];
     const uint8_t *col = s->cols[i];
     for (int k = 1; k <= run; k++) {
         int card = col[L - k];
-        for (int d = 0; d < s->ncols; d++)
-            if (s->len[d] && fits(card, top(s, d))) ADD(m, col_to_col(s, i, d, k, 0));
+        for (int d = 0, bits = onto[((card >> 1) ^ 1) + 2]; bits; d++, bits >>= 1)
+            if (bits & 1) ADD(m, col_to_col(s, i, d, k, 0));
     }
     if (!ne) return;
     if (s->king_only) {
@@ -267,7 +276,9 @@ static int deal_count(const Core *s) {
 static int generate(const Core *s, act_t *out) {
     Moves m = {out, 0};
     int empty[8], ne;
+    uint8_t onto[64];
     empties(s, empty, &ne);
+    if (!s->groups) tops_by_value(s, onto);
     for (int i = 0; i < s->ncols; i++) {
         if (!s->len[i]) continue;
         int pile = fpile(s, top(s, i));
@@ -275,7 +286,7 @@ static int generate(const Core *s, act_t *out) {
         if (s->groups)
             gen_groups_from(s, i, empty, ne, &m);
         else
-            gen_runs_from(s, i, empty, ne, &m);
+            gen_runs_from(s, i, empty, ne, onto, &m);
     }
     if (s->pos < s->decklen) ADD(&m, mk(DEAL, deal_count(s), 0, 0, 0, 0, P_STOCK, P_STOCK, 0));
     if (s->reserve_mode || s->ncells || s->takeback) gen_rare(s, empty, ne, &m);
@@ -534,14 +545,14 @@ static int move_score(const Core *s, act_t h, int endgame, int deal_score) {
 
 /* ------------------------------------------------------------------ keys and snapshots */
 
-static const Core *sort_core;
-
-static int column_order(const void *x, const void *y) {
-    int i = *(const int *)x, j = *(const int *)y;
-    int li = sort_core->len[i], lj = sort_core->len[j];
-    int c = memcmp(sort_core->cols[i], sort_core->cols[j], (size_t)(li < lj ? li : lj));
-    if (c) return c;
-    return (li > lj) - (li < lj);
+/* does column i sort after column j (their bytes, then their lengths, as memcmp would)?
+   Inline, as columns nearly always differ in their first card. */
+static inline int column_after(const Core *s, int i, int j) {
+    int li = s->len[i], lj = s->len[j], n = li < lj ? li : lj;
+    const uint8_t *a = s->cols[i], *b = s->cols[j];
+    for (int t = 0; t < n; t++)
+        if (a[t] != b[t]) return a[t] > b[t];
+    return li > lj;
 }
 
 /* the key's bytes (without the cards dealt, the key's second half) into buf; returns the length */
@@ -549,11 +560,15 @@ static int key_bytes(const Core *s, uint8_t *buf) {
     int order[8], n = 0;
     for (int j = 0; j < s->ncols; j++) order[j] = j;
     if (s->pos >= s->decklen) {
-        /* insertion sort: stable and small */
-        sort_core = s;
+        /* insertion sort: stable and small; on the bottom cards first (an empty column's
+           is 0), the whole columns only where those are the same card */
+        int first[8];
+        for (int j = 0; j < s->ncols; j++) first[j] = s->len[j] ? s->cols[j][0] + 1 : 0;
         for (int i = 1; i < s->ncols; i++) {
             int v = order[i], j = i - 1;
-            while (j >= 0 && column_order(&order[j], &v) > 0) {
+            while (j >= 0 && (first[order[j]] > first[v] ||
+                              (first[order[j]] == first[v] && first[v] &&
+                               column_after(s, order[j], v)))) {
                 order[j + 1] = order[j];
                 j--;
             }
@@ -1305,7 +1320,7 @@ static int find(const Search *t, const uint8_t *key, int n, uint64_t h) {
 }
 
 static int rehash(Search *t) {
-    size_t n = t->nslots ? t->nslots * 2 : 4096;
+    size_t n = t->nslots ? t->nslots * 2 : 256; /* small: most searches are short */
     int32_t *slots = PyMem_Malloc(n * sizeof(int32_t));
     if (!slots) {
         PyErr_NoMemory();
@@ -1429,7 +1444,7 @@ static int keyset_find(const KeySet *k, const uint8_t *key, int n, uint64_t h) {
 }
 
 static int keyset_rehash(KeySet *k) {
-    size_t n = k->nslots ? k->nslots * 2 : 4096;
+    size_t n = k->nslots ? k->nslots * 2 : 256; /* small: most searches are short */
     int32_t *slots = PyMem_Malloc(n * sizeof(int32_t));
     if (!slots) {
         PyErr_NoMemory();
