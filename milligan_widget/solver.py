@@ -55,7 +55,7 @@ from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .core import BACKEND, key_set, make_core
-from .core.python import LOST, OPEN, TICK, WIN, ordered
+from .core.python import DONE, ENDGAME, LOST, OPEN, TICK, WIN
 from .deadlock import applies as trap_test_applies
 from .deadlock import explain
 from .game import Game
@@ -167,35 +167,20 @@ class _Search:
         self.noise = random.Random(style.shuffle).random if style.shuffle is not None else None
         self.nodes = 0
         self.lost = lost
-        self.seen: set = set()
         self.path: list[Move] = []
         self.rounds = 0
         self.endgames = 0
         self.open_endgames = 0
-        self.trap_test = trap_test_applies(self.core)
-        self.trapped_positions = 0
-        self.free: set = set()  # positions the trapped-card test passed
-        self.trap_tries = [[0, 0] for _ in range(TRAP_ROWS + 1)]  # [tried, trapped] by rows left
+        # The depth-first search before the last deal, with the trapped-card test's statistics.
+        trap_rows = TRAP_ROWS if trap_test_applies(self.core) else -1
+        self.walk = self.core.walk(
+            lost, style.deal_score, self.noise, trap_rows, TRAP_PAYS, MAX_DEPTH
+        )
 
     def trapped(self, key: tuple) -> bool:
         """Is a card trapped for good in the position of ``key`` (see :mod:`.deadlock`)?
         Asked only late in the deal; a trapped position joins the lost ones."""
-        if not self.trap_test:
-            return False
-        rows = self.core.rows_left()
-        if rows > TRAP_ROWS or key in self.free:
-            return False
-        tries = self.trap_tries[rows]
-        if tries[0] >= TRAP_PAYS and tries[1] * TRAP_PAYS < tries[0]:
-            return False
-        tries[0] += 1
-        if self.core.trapped():
-            tries[1] += 1
-            self.trapped_positions += 1
-            self.lost.add(key)
-            return True
-        self.free.add(key)
-        return False
+        return self.walk.trapped(key)
 
     def tick(self) -> bool:
         """Count a position expanded; true when this run's turn is over (the caller yields)."""
@@ -205,10 +190,6 @@ class _Search:
         if clock.nodes > clock.node_limit or (clock.nodes & 255 == 0 and clock.checkpoint()):
             raise _OutOfBudget
         return self.nodes >= self.turn_end
-
-    def ordered_moves(self) -> list:
-        """The handles of the legal moves worth trying, most promising first."""
-        return ordered(self.core.scored_moves(self.style.deal_score), self.noise)
 
     def moves_of(self, handles: Iterable) -> list[Move]:
         move_of = self.core.move_of
@@ -222,7 +203,6 @@ class _Search:
         self.budget = self.style.first_budget
         while True:
             self.rounds += 1
-            self.seen = set()
             self.open_endgames = 0
             if (yield from self.before_last_deal()) == _WIN:
                 return True
@@ -231,61 +211,25 @@ class _Search:
             self.budget *= self.growth
 
     def before_last_deal(self) -> Generator[None, None, str]:
-        """Depth first over the deal timing, from the position on the board; each endgame
-        reached is searched best-first. ``line`` holds a frame for each position on the way
-        down: [auto moves played on arrival, the moves left to try, the move being tried]."""
-        core = self.core
-        line: list[list] = []
-        outcome = yield from self.arrive(line, True)
-        while line:
-            frame = line[-1]
-            if frame[2] is not None:  # back from the move being tried
-                if outcome == _WIN:
-                    handles = [h for f in line for h in (*f[0], f[2])]
-                    self.path[:0] = self.moves_of(handles)
-                    return _WIN
-                core.undo(frame[2])
-            frame[2] = next(frame[1], None)
-            if frame[2] is None:  # every move tried: back up
-                line.pop()
-                core.undo_all(frame[0])
-                outcome = _LOST
-                continue
-            core.play(frame[2])
-            outcome = yield from self.arrive(line, core.is_deal(frame[2]))
-        return outcome
-
-    def arrive(self, line: list[list], dealt: bool) -> Generator[None, None, str | None]:
-        """Play the auto moves at a new position on the line and judge it: won, lost (seen,
-        known lost or trapped), an endgame (searched), or None: a frame for it is pushed on
-        ``line`` and the search goes on down. What is judged is left as it was found."""
-        core = self.core
-        if len(line) > MAX_DEPTH:  # a very long line: leave it open rather than go on
-            self.open_endgames += 1
-            return _OPEN
-        played = core.auto_moves()
-        if core.won():
-            self.path[:0] = self.moves_of(played)
-            return _WIN
-        key = core.key()
-        if key in self.seen or key in self.lost:
-            outcome = _LOST
-        else:
-            self.seen.add(key)
-            if dealt and self.trapped(key):
-                outcome = _LOST
-            elif not core.stock_left():
-                outcome = yield from self.endgame(key)
-            else:
-                if self.tick():
-                    yield
-                line.append([played, iter(self.ordered_moves()), None])
-                return None
-        if outcome == _WIN:
-            self.path[:0] = self.moves_of(played)
-        else:
-            core.undo_all(played)
-        return outcome
+        """Depth first over the deal timing, from the position on the board (the core's
+        walk: it stops where the solver must act); each endgame reached is searched
+        best-first."""
+        walk = self.walk
+        walk.start()
+        while True:
+            status, ticks = walk.step(self.ticks_allowed())
+            yield from self.count(ticks, status == TICK)
+            if status == ENDGAME:
+                if (yield from self.endgame(walk.entry())) != _WIN:
+                    walk.judge()
+                    continue
+                status = WIN
+            if status == WIN:
+                self.path[:0] = self.moves_of(walk.line())
+                return _WIN
+            if status == DONE:
+                self.open_endgames += walk.too_deep
+                return _LOST
 
     def ticks_allowed(self) -> int:
         """Positions a search may expand before one of them needs :meth:`tick`'s attention:

@@ -18,9 +18,12 @@ from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 from milligan_widget import Game
-from milligan_widget.core import AVAILABLE, BACKEND, make_core
+from milligan_widget.core import AVAILABLE, BACKEND, key_set, make_core
+from milligan_widget.core.python import DONE, ENDGAME, WIN
+from milligan_widget.deadlock import applies as trap_test_applies
+from milligan_widget.moves import DEAL
 from milligan_widget.rules import PRESETS
-from milligan_widget.solver import WINNABLE, solve
+from milligan_widget.solver import MAX_DEPTH, TRAP_PAYS, TRAP_ROWS, WINNABLE, solve
 from tests.test_solver import agree_with_exhaustive, assert_wins, small_endgame
 
 needs_c = pytest.mark.skipif("c" not in AVAILABLE, reason="the C extension is not built")
@@ -187,6 +190,78 @@ def test_random_play_in_small_endgames_agrees(rules, moves):
     """Endgames with the reserve open and a few cards left: setting aside, unloading (all
     or part), a reserve card home, take-backs, cells."""
     random_play(small_endgame(moves, rules, tight=moves.random() < 0.5), 120, moves)
+
+
+def late_in_the_deal(start: Game, rng: random.Random) -> Game:
+    """``start`` after random play (dealing often) until a few rows are left to deal, or
+    none: where the depth-first walk reaches endgames and the trapped-card test."""
+    game, rows = start.copy(history=False), rng.randint(0, 6)
+    while game.stock_left > rows * game.rules.columns and game.legal_moves:
+        moves = game.legal_moves
+        deals = [m for m in moves if m == DEAL]
+        game.play(deals[0] if deals and rng.random() < 0.4 else rng.choice(moves))
+    return game
+
+
+def walk_alike(start: Game, rng: random.Random, steps: int = 40) -> None:
+    """The depth-first walks of both cores step alike from ``start`` (the solver's walk, see
+    :meth:`PyWalk.step`): the same statuses and positions, endgame entries, lines to a win,
+    trapped-card verdicts and statistics, and the same board after every step."""
+    cores = make_core(start, "c"), make_core(start, "python")
+    noise_seed = rng.choice((None, rng.randrange(100)))
+    noises = [None if noise_seed is None else random.Random(noise_seed).random for _ in cores]
+    trap_rows = TRAP_ROWS if trap_test_applies(cores[1]) else -1
+    limits = trap_rows, rng.choice((2, TRAP_PAYS)), rng.choice((MAX_DEPTH, 5))
+    losts = (key_set("c") if rng.random() < 0.5 else set()), set()
+    deal_score = rng.choice((-100, 5))
+    walks = [
+        core.walk(lost, deal_score, noise, *limits)
+        for core, lost, noise in zip(cores, losts, noises, strict=True)
+    ]
+    for _ in range(steps):
+        if not step_alike(start, cores, walks, losts, rng):
+            break
+    assert walks[0].trapped_positions == walks[1].trapped_positions
+    assert len(losts[0]) == len(losts[1])
+
+
+def step_alike(start: Game, cores, walks, losts, rng: random.Random) -> bool:
+    """One step of both walks alike; endgames are judged lost at once, some of them joining
+    the lost positions the walk skips. False once won."""
+    max_ticks = rng.randint(1, 40)
+    status = [walk.step(max_ticks) for walk in walks]
+    assert status[0] == status[1]
+    assert cores[0].state() == cores[1].state()
+    if status[1][0] == ENDGAME:
+        entry = [walk.entry() for walk in walks]
+        assert entry[0] == entry[1] == cores[1].key()
+        if rng.random() < 0.3:
+            for lost in losts:
+                lost.add(entry[1])
+        for walk in walks:
+            walk.judge()
+    elif status[1][0] == WIN:
+        lines = [[c.move_of(h) for h in walk.line()] for c, walk in zip(cores, walks, strict=True)]
+        assert lines[0] == lines[1]
+        assert_wins(start, lines[1])
+        return False
+    elif status[1][0] == DONE:
+        assert walks[0].too_deep == walks[1].too_deep
+        for walk in walks:
+            walk.start()
+    elif rng.random() < 0.2:  # the beam asks the test of the positions it keeps
+        key = cores[1].key()
+        assert walks[0].trapped(key) == walks[1].trapped(key)
+    assert cores[0].state() == cores[1].state()
+    return True
+
+
+@needs_c
+@pytest.mark.parametrize("rules", RULES)
+@settings(max_examples=5, deadline=None, phases=NO_SHRINK)
+@given(seed=st.integers(1, 10**9), moves=st.randoms(use_true_random=False))
+def test_the_depth_first_walk_steps_alike_on_both_cores(rules, seed, moves):
+    walk_alike(late_in_the_deal(Game.new(seed, rules), moves), moves)
 
 
 @needs_c

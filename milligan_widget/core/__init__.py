@@ -134,6 +134,21 @@ class SearchCore(Protocol):
         the positions reached and a heap (see :class:`~milligan_widget.core.python.PySearch`,
         whose methods the compiled ``Search`` has too)."""
 
+    def walk(
+        self,
+        lost: set,
+        deal_score: int,
+        noise: Callable[[], float] | None,
+        trap_rows: int,
+        trap_pays: int,
+        max_depth: int,
+    ) -> object:
+        """The solver's depth-first search before the last deal on this core, stepped from
+        the solver; it skips and adds to ``lost``, and runs the trapped-card test with at most
+        ``trap_rows`` rows left to deal (-1: never) (see
+        :class:`~milligan_widget.core.python.PyWalk`, whose methods the compiled ``Walk`` has
+        too)."""
+
 
 def key_set(backend: str | None = None):
     """An empty set of search keys for the positions a solve proves lost, in the form the

@@ -1,6 +1,7 @@
 /* The compiled search core of milligan-widget: a position as packed byte arrays, move
- * generation, play and undo, keys, safe foundation moves, the solver's scores, and the
- * expansion of a position for a best-first search.
+ * generation, play and undo, keys, safe foundation moves, the solver's scores, the
+ * best-first searches (the endgame's and the beam's) and the depth-first walk before the
+ * last deal, each stepped from Python where the solver must act.
  *
  * It mirrors milligan_widget/position.py and milligan_widget/core/python.py move for move
  * (same moves in the same order, same action records, same keys); tests/test_core.py checks
@@ -139,13 +140,22 @@ static int columns_taking(const Core *s, int card, const int *empty, int ne, int
     return n;
 }
 
-static void gen_runs_from(const Core *s, int i, const int *empty, int ne, Moves *m) {
+/* onto[v]: the columns (a bit each) whose top card c has c >> 1 == v, so that the columns a
+   card fits on are onto[((card >> 1) ^ 1) + 2] (see fits), lowest first as a loop over them */
+static void tops_by_value(const Core *s, uint8_t *onto) {
+    memset(onto, 0, 64);
+    for (int d = 0; d < s->ncols; d++)
+        if (s->len[d]) onto[top(s, d) >> 1] |= (uint8_t)(1 << d);
+}
+
+static void gen_runs_from(const Core *s, int i, const int *empty, int ne, const uint8_t *onto,
+                          Moves *m) {
     int run = s->runs[i], L = s->len[i];
     const uint8_t *col = s->cols[i];
     for (int k = 1; k <= run; k++) {
         int card = col[L - k];
-        for (int d = 0; d < s->ncols; d++)
-            if (s->len[d] && fits(card, top(s, d))) ADD(m, col_to_col(s, i, d, k, 0));
+        for (int d = 0, bits = onto[((card >> 1) ^ 1) + 2]; bits; d++, bits >>= 1)
+            if (bits & 1) ADD(m, col_to_col(s, i, d, k, 0));
     }
     if (!ne) return;
     if (s->king_only) {
@@ -266,7 +276,9 @@ static int deal_count(const Core *s) {
 static int generate(const Core *s, act_t *out) {
     Moves m = {out, 0};
     int empty[8], ne;
+    uint8_t onto[64];
     empties(s, empty, &ne);
+    if (!s->groups) tops_by_value(s, onto);
     for (int i = 0; i < s->ncols; i++) {
         if (!s->len[i]) continue;
         int pile = fpile(s, top(s, i));
@@ -274,7 +286,7 @@ static int generate(const Core *s, act_t *out) {
         if (s->groups)
             gen_groups_from(s, i, empty, ne, &m);
         else
-            gen_runs_from(s, i, empty, ne, &m);
+            gen_runs_from(s, i, empty, ne, onto, &m);
     }
     if (s->pos < s->decklen) ADD(&m, mk(DEAL, deal_count(s), 0, 0, 0, 0, P_STOCK, P_STOCK, 0));
     if (s->reserve_mode || s->ncells || s->takeback) gen_rare(s, empty, ne, &m);
@@ -533,14 +545,14 @@ static int move_score(const Core *s, act_t h, int endgame, int deal_score) {
 
 /* ------------------------------------------------------------------ keys and snapshots */
 
-static const Core *sort_core;
-
-static int column_order(const void *x, const void *y) {
-    int i = *(const int *)x, j = *(const int *)y;
-    int li = sort_core->len[i], lj = sort_core->len[j];
-    int c = memcmp(sort_core->cols[i], sort_core->cols[j], (size_t)(li < lj ? li : lj));
-    if (c) return c;
-    return (li > lj) - (li < lj);
+/* does column i sort after column j (their bytes, then their lengths, as memcmp would)?
+   Inline, as columns nearly always differ in their first card. */
+static inline int column_after(const Core *s, int i, int j) {
+    int li = s->len[i], lj = s->len[j], n = li < lj ? li : lj;
+    const uint8_t *a = s->cols[i], *b = s->cols[j];
+    for (int t = 0; t < n; t++)
+        if (a[t] != b[t]) return a[t] > b[t];
+    return li > lj;
 }
 
 /* the key's bytes (without the cards dealt, the key's second half) into buf; returns the length */
@@ -548,11 +560,15 @@ static int key_bytes(const Core *s, uint8_t *buf) {
     int order[8], n = 0;
     for (int j = 0; j < s->ncols; j++) order[j] = j;
     if (s->pos >= s->decklen) {
-        /* insertion sort: stable and small */
-        sort_core = s;
+        /* insertion sort: stable and small; on the bottom cards first (an empty column's
+           is 0), the whole columns only where those are the same card */
+        int first[8];
+        for (int j = 0; j < s->ncols; j++) first[j] = s->len[j] ? s->cols[j][0] + 1 : 0;
         for (int i = 1; i < s->ncols; i++) {
             int v = order[i], j = i - 1;
-            while (j >= 0 && column_order(&order[j], &v) > 0) {
+            while (j >= 0 && (first[order[j]] > first[v] ||
+                              (first[order[j]] == first[v] && first[v] &&
+                               column_after(s, order[j], v)))) {
                 order[j + 1] = order[j];
                 j--;
             }
@@ -1304,7 +1320,7 @@ static int find(const Search *t, const uint8_t *key, int n, uint64_t h) {
 }
 
 static int rehash(Search *t) {
-    size_t n = t->nslots ? t->nslots * 2 : 4096;
+    size_t n = t->nslots ? t->nslots * 2 : 256; /* small: most searches are short */
     int32_t *slots = PyMem_Malloc(n * sizeof(int32_t));
     if (!slots) {
         PyErr_NoMemory();
@@ -1400,6 +1416,22 @@ typedef struct {
 
 static PyTypeObject KeySetType;
 
+/* free a set's memory: it is empty again */
+static void keyset_release(KeySet *k) {
+    PyMem_Free(k->hashes);
+    PyMem_Free(k->offs);
+    PyMem_Free(k->lens);
+    PyMem_Free(k->slots);
+    PyMem_Free(k->bytes);
+    k->hashes = NULL;
+    k->offs = NULL;
+    k->lens = NULL;
+    k->slots = NULL;
+    k->bytes = NULL;
+    k->n = k->cap = 0;
+    k->nslots = k->blen = k->bcap = 0;
+}
+
 static int keyset_find(const KeySet *k, const uint8_t *key, int n, uint64_t h) {
     if (!k->nslots) return -1;
     size_t mask = k->nslots - 1;
@@ -1412,7 +1444,7 @@ static int keyset_find(const KeySet *k, const uint8_t *key, int n, uint64_t h) {
 }
 
 static int keyset_rehash(KeySet *k) {
-    size_t n = k->nslots ? k->nslots * 2 : 4096;
+    size_t n = k->nslots ? k->nslots * 2 : 256; /* small: most searches are short */
     int32_t *slots = PyMem_Malloc(n * sizeof(int32_t));
     if (!slots) {
         PyErr_NoMemory();
@@ -1489,11 +1521,7 @@ static PyObject *KeySet_update(KeySet *k, PyObject *keys) {
 static Py_ssize_t KeySet_len(KeySet *k) { return k->n; }
 
 static void KeySet_dealloc(KeySet *k) {
-    PyMem_Free(k->hashes);
-    PyMem_Free(k->offs);
-    PyMem_Free(k->lens);
-    PyMem_Free(k->slots);
-    PyMem_Free(k->bytes);
+    keyset_release(k);
     Py_TYPE(k)->tp_free((PyObject *)k);
 }
 
@@ -1848,6 +1876,324 @@ static PyTypeObject SearchType = {
     .tp_methods = Search_methods,
 };
 
+/* ------------------------------------------------------------------ depth-first walk
+ * Walk mirrors core/python.py's PyWalk: the solver's depth first over the positions before
+ * the last deal. Python steps it, and it comes back only where the solver must act: a pause
+ * due (the turn's end, the clock's checkpoint), an endgame to search, a win, every line
+ * tried. The frames of the line share one stack of handles: a frame's auto moves, then
+ * its moves in the order they are tried; the auto moves of the position just reached lie
+ * above the top frame's (``played``). */
+
+enum { S_ENDGAME = 5, V_EXPAND = 6 }; /* V_EXPAND: a position to go on down from */
+enum { W_ARRIVE, W_PUSH, W_ADVANCE }; /* where the next step starts */
+#define TRAP_ROWS_MAX 15
+
+typedef struct {
+    size_t autos, moves; /* offsets into the stack */
+    int nautos, nmoves, tried; /* tried: the index of the move being tried, -1 before */
+} Frame;
+
+typedef struct {
+    PyObject_HEAD
+    Core *core;
+    PyObject *lost, *noise;
+    int deal_score, trap_rows, trap_pays, max_depth;
+    int trap_tries[TRAP_ROWS_MAX + 1][2]; /* [tried, trapped] by rows left to deal */
+    int trapped_positions, too_deep;
+    KeySet seen, free; /* seen this round; passed by the trapped-card test (every round) */
+    Frame *frames;
+    size_t nframes, cap_frames;
+    act_t *stack;
+    size_t top, cap_stack;
+    int nplayed; /* auto moves of the position reached, at stack[top] */
+    int resume, dealt;
+    uint8_t key[512]; /* the position reached: its key bytes, the cards dealt last */
+    int klen;
+    uint64_t hash;
+} Walk;
+
+static PyTypeObject WalkType;
+
+
+/* is the key (bytes, the cards dealt last) among the lost, a KeySet or a Python set? */
+static int in_lost(PyObject *lost, const uint8_t *key, int n, uint64_t h) {
+    if (Py_IS_TYPE(lost, &KeySetType)) return keyset_find((KeySet *)lost, key, n, h) >= 0;
+    if (!PySet_GET_SIZE(lost)) return 0;
+    PyObject *obj = key_object(key, n - 1, key[n - 1]);
+    if (!obj) return -1;
+    int known = PySet_Contains(lost, obj);
+    Py_DECREF(obj);
+    return known;
+}
+
+static int add_lost(PyObject *lost, const uint8_t *key, int n, uint64_t h) {
+    if (Py_IS_TYPE(lost, &KeySetType)) return keyset_add((KeySet *)lost, key, n, h);
+    PyObject *obj = key_object(key, n - 1, key[n - 1]);
+    if (!obj) return -1;
+    int done = PySet_Add(lost, obj);
+    Py_DECREF(obj);
+    return done;
+}
+
+/* PyWalk.trapped on the position on the board, of the key given: 1 if a card is trapped */
+static int walk_trapped(Walk *w, const uint8_t *key, int n, uint64_t h) {
+    Core *s = w->core;
+    int rows = (s->decklen - s->pos + s->ncols - 1) / s->ncols;
+    if (rows > w->trap_rows || keyset_find(&w->free, key, n, h) >= 0) return 0;
+    int *tries = w->trap_tries[rows];
+    if (tries[0] >= w->trap_pays && tries[1] * w->trap_pays < tries[0]) return 0;
+    tries[0]++;
+    if (trapped_count(s) > 0) {
+        tries[1]++;
+        w->trapped_positions++;
+        return add_lost(w->lost, key, n, h) < 0 ? -1 : 1;
+    }
+    return keyset_add(&w->free, key, n, h) < 0 ? -1 : 0;
+}
+
+static void undo_played(Walk *w) {
+    while (w->nplayed) unapply(w->core, w->stack[w->top + (size_t)--w->nplayed]);
+}
+
+/* judge the position just reached, as PyWalk._arrive: S_WIN, S_ENDGAME or V_EXPAND (its
+   auto moves stay played), S_LOST (left as found), -1 on an error */
+static int arrive(Walk *w) {
+    Core *s = w->core;
+    w->nplayed = 0;
+    if (w->nframes > (size_t)w->max_depth) { /* a very long line: leave it open */
+        w->too_deep++;
+        return S_LOST;
+    }
+    if (grow((void **)&w->stack, &w->cap_stack, w->top + 256, sizeof(act_t)) < 0) return -1;
+    w->nplayed = auto_moves(s, w->stack + w->top);
+    if (cards_home(s) == s->total) return S_WIN;
+    w->klen = key_bytes(s, w->key);
+    w->key[w->klen++] = (uint8_t)s->pos;
+    w->hash = hash_bytes(w->key, w->klen);
+    int known = keyset_find(&w->seen, w->key, w->klen, w->hash) >= 0;
+    if (!known) known = in_lost(w->lost, w->key, w->klen, w->hash);
+    if (known < 0) return -1;
+    if (!known) {
+        if (keyset_add(&w->seen, w->key, w->klen, w->hash) < 0) return -1;
+        int trapped = w->dealt ? walk_trapped(w, w->key, w->klen, w->hash) : 0;
+        if (trapped < 0) return -1;
+        if (!trapped) return s->pos < s->decklen ? V_EXPAND : S_ENDGAME;
+    }
+    undo_played(w);
+    return S_LOST;
+}
+
+/* a frame for the position reached: its auto moves, then its moves best first */
+static int push_frame(Walk *w) {
+    size_t cap = w->cap_frames;
+    if (grow((void **)&w->frames, &cap, w->nframes + 1, sizeof(Frame)) < 0) return -1;
+    w->cap_frames = cap;
+    size_t moves = w->top + (size_t)w->nplayed;
+    if (grow((void **)&w->stack, &w->cap_stack, moves + MAXMOVES, sizeof(act_t)) < 0) return -1;
+    Scored scored[MAXMOVES];
+    int n = ordered_moves(w->core, w->deal_score, w->noise, scored); /* noise() as PyWalk */
+    if (n < 0) return -1;
+    for (int i = 0; i < n; i++) w->stack[moves + (size_t)i] = scored[i].h;
+    Frame *f = &w->frames[w->nframes++];
+    f->autos = w->top;
+    f->nautos = w->nplayed;
+    f->moves = moves;
+    f->nmoves = n;
+    f->tried = -1;
+    w->top = moves + (size_t)n;
+    w->nplayed = 0;
+    return 0;
+}
+
+/* take back the move tried last and play the next one, backing up the line where every
+   move is tried; 0 when the whole line is */
+static int advance(Walk *w) {
+    Core *s = w->core;
+    w->nplayed = 0;
+    while (w->nframes) {
+        Frame *f = &w->frames[w->nframes - 1];
+        if (f->tried >= 0) unapply(s, w->stack[f->moves + (size_t)f->tried]);
+        if (++f->tried < f->nmoves) {
+            act_t h = w->stack[f->moves + (size_t)f->tried];
+            apply(s, h);
+            w->dealt = A_KIND(h) == DEAL;
+            return 1;
+        }
+        for (int i = f->nautos; i;) unapply(s, w->stack[f->autos + (size_t)--i]);
+        w->top = f->autos;
+        w->nframes--;
+    }
+    return 0;
+}
+
+/* PyWalk.step: the status, the positions gone on down from in *ticks; -1 on an error */
+static int walk_on(Walk *w, long max_ticks, int *ticks) {
+    if (w->resume == W_PUSH && push_frame(w) < 0) return -1;
+    if (w->resume != W_ARRIVE && !advance(w)) {
+        w->resume = W_ADVANCE;
+        return S_DONE;
+    }
+    for (;;) {
+        int verdict = arrive(w);
+        if (verdict < 0) return -1;
+        if (verdict == V_EXPAND) {
+            if (++*ticks == max_ticks) { /* its frame is pushed at the next step */
+                w->resume = W_PUSH;
+                return S_TICK;
+            }
+            if (push_frame(w) < 0) return -1;
+        } else if (verdict != S_LOST) {
+            w->resume = W_ADVANCE;
+            return verdict;
+        }
+        if (!advance(w)) {
+            w->resume = W_ADVANCE;
+            return S_DONE;
+        }
+    }
+}
+
+static PyObject *Walk_step(Walk *w, PyObject *arg) {
+    long max_ticks = PyLong_AsLong(arg);
+    if (max_ticks == -1 && PyErr_Occurred()) return NULL;
+    int ticks = 0, status = walk_on(w, max_ticks, &ticks);
+    if (status < 0) return NULL;
+    return Py_BuildValue("(ii)", status, ticks);
+}
+
+static void walk_reset(Walk *w) {
+    keyset_release(&w->seen);
+    w->nframes = w->top = 0;
+    w->nplayed = w->too_deep = w->klen = 0;
+    w->resume = W_ARRIVE;
+    w->dealt = 1;
+}
+
+static PyObject *Walk_start(Walk *w, PyObject *unused) {
+    walk_reset(w);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Walk_judge(Walk *w, PyObject *unused) {
+    undo_played(w);
+    w->resume = W_ADVANCE;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Walk_entry(Walk *w, PyObject *unused) {
+    if (!w->klen) Py_RETURN_NONE;
+    return key_object(w->key, w->klen - 1, w->key[w->klen - 1]);
+}
+
+static int append_handle(PyObject *list, act_t h) {
+    PyObject *v = PyLong_FromUnsignedLongLong(h);
+    int done = v ? PyList_Append(list, v) : -1;
+    Py_XDECREF(v);
+    return done;
+}
+
+static PyObject *Walk_line(Walk *w, PyObject *unused) {
+    PyObject *list = PyList_New(0);
+    if (!list) return NULL;
+    for (size_t i = 0; i < w->nframes; i++) {
+        const Frame *f = &w->frames[i];
+        for (int j = 0; j < f->nautos; j++)
+            if (append_handle(list, w->stack[f->autos + (size_t)j]) < 0) goto fail;
+        if (f->tried >= 0 && append_handle(list, w->stack[f->moves + (size_t)f->tried]) < 0)
+            goto fail;
+    }
+    for (int j = 0; j < w->nplayed; j++)
+        if (append_handle(list, w->stack[w->top + (size_t)j]) < 0) goto fail;
+    return list;
+fail:
+    Py_DECREF(list);
+    return NULL;
+}
+
+static PyObject *Walk_trapped(Walk *w, PyObject *key) {
+    uint8_t buf[512];
+    int n = key_from_object(key, buf);
+    if (n < 0) return NULL;
+    int trapped = walk_trapped(w, buf, n, hash_bytes(buf, n));
+    return trapped < 0 ? NULL : PyBool_FromLong(trapped);
+}
+
+static PyObject *Walk_too_deep(Walk *w, void *unused) { return PyLong_FromLong(w->too_deep); }
+static PyObject *Walk_trapped_positions(Walk *w, void *unused) {
+    return PyLong_FromLong(w->trapped_positions);
+}
+
+static int Walk_init(Walk *w, PyObject *args, PyObject *kw) {
+    PyObject *core, *lost, *noise;
+    int deal_score, trap_rows, trap_pays, max_depth;
+    if (!PyArg_ParseTuple(args, "O!OiOiii", &CoreType, &core, &lost, &deal_score, &noise,
+                          &trap_rows, &trap_pays, &max_depth))
+        return -1;
+    if (!PySet_Check(lost) && !Py_IS_TYPE(lost, &KeySetType)) {
+        PyErr_SetString(PyExc_TypeError, "the lost positions are a set or a KeySet");
+        return -1;
+    }
+    if (trap_rows > TRAP_ROWS_MAX || max_depth < 0) {
+        PyErr_SetString(PyExc_ValueError, "trap_rows or max_depth out of range");
+        return -1;
+    }
+    Py_INCREF(core);
+    Py_INCREF(lost);
+    Py_INCREF(noise);
+    Py_XSETREF(w->core, (Core *)core);
+    Py_XSETREF(w->lost, lost);
+    Py_XSETREF(w->noise, noise);
+    w->deal_score = deal_score;
+    w->trap_rows = trap_rows;
+    w->trap_pays = trap_pays;
+    w->max_depth = max_depth;
+    memset(w->trap_tries, 0, sizeof w->trap_tries);
+    w->trapped_positions = 0;
+    keyset_release(&w->free);
+    walk_reset(w);
+    return 0;
+}
+
+static void Walk_dealloc(Walk *w) {
+    Py_CLEAR(w->core);
+    Py_CLEAR(w->lost);
+    Py_CLEAR(w->noise);
+    keyset_release(&w->seen);
+    keyset_release(&w->free);
+    PyMem_Free(w->frames);
+    PyMem_Free(w->stack);
+    Py_TYPE(w)->tp_free((PyObject *)w);
+}
+
+static PyMethodDef Walk_methods[] = {
+    {"start", (PyCFunction)Walk_start, METH_NOARGS, "A new round from the board."},
+    {"step", (PyCFunction)Walk_step, METH_O, "Walk on: (status, positions)."},
+    {"judge", (PyCFunction)Walk_judge, METH_NOARGS, "The endgame reached was not won."},
+    {"entry", (PyCFunction)Walk_entry, METH_NOARGS, "The key of the endgame reached."},
+    {"line", (PyCFunction)Walk_line, METH_NOARGS, "Handles from the round's start."},
+    {"trapped", (PyCFunction)Walk_trapped, METH_O, "The trapped-card test, for a key."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Walk_getset[] = {
+    {"too_deep", (getter)Walk_too_deep, NULL, "Lines left open this round.", NULL},
+    {"trapped_positions", (getter)Walk_trapped_positions, NULL, "Trapped positions found.",
+     NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject WalkType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "milligan_widget.core._ccore.Walk",
+    .tp_basicsize = sizeof(Walk),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The depth-first walk on a CoreBase, as core/python.py's PyWalk.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Walk_init,
+    .tp_dealloc = (destructor)Walk_dealloc,
+    .tp_methods = Walk_methods,
+    .tp_getset = Walk_getset,
+};
+
 static PyMethodDef Core_methods[] = {
     {"key", (PyCFunction)Core_key, METH_NOARGS, "The search key: (bytes, cards dealt)."},
     {"snapshot", (PyCFunction)Core_snapshot, METH_NOARGS, "The piles as bytes."},
@@ -1889,7 +2235,7 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__ccore(void) {
     if (PyType_Ready(&CoreType) < 0 || PyType_Ready(&SearchType) < 0 ||
-        PyType_Ready(&KeySetType) < 0)
+        PyType_Ready(&KeySetType) < 0 || PyType_Ready(&WalkType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
@@ -1908,6 +2254,12 @@ PyMODINIT_FUNC PyInit__ccore(void) {
     Py_INCREF(&KeySetType);
     if (PyModule_AddObject(m, "KeySet", (PyObject *)&KeySetType) < 0) {
         Py_DECREF(&KeySetType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&WalkType);
+    if (PyModule_AddObject(m, "Walk", (PyObject *)&WalkType) < 0) {
+        Py_DECREF(&WalkType);
         Py_DECREF(m);
         return NULL;
     }

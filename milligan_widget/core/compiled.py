@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from ..moves import Move, make_move
 from ..position import DEAL_ROW, HIDDEN, TURN_UP, Position
-from ._ccore import CoreBase, KeySet, Search
+from ._ccore import CoreBase, KeySet, Search, Walk
 
 _TAKEBACK = ("never", "always", "stock-empty")
 # The fields of each kind of action record, in the order Position.action gives them.
@@ -95,6 +95,19 @@ class CCore(CoreBase):
         """A best-first search on this core (as :class:`~milligan_widget.core.python.PySearch`,
         in C)."""
         return Search(self, lost, deal_score, noise)
+
+    def walk(
+        self,
+        lost: set,
+        deal_score: int,
+        noise: Callable[[], float] | None,
+        trap_rows: int,
+        trap_pays: int,
+        max_depth: int,
+    ) -> Walk:
+        """The depth-first walk on this core (as :class:`~milligan_widget.core.python.PyWalk`,
+        in C)."""
+        return Walk(self, lost, deal_score, noise, trap_rows, trap_pays, max_depth)
 
     @staticmethod
     def key_set() -> KeySet:

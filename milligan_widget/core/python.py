@@ -204,6 +204,18 @@ class PyCore:
         """A best-first search on this core (see :class:`PySearch`)."""
         return PySearch(self, lost, deal_score, noise)
 
+    def walk(
+        self,
+        lost: set,
+        deal_score: int,
+        noise: Callable[[], float] | None,
+        trap_rows: int,
+        trap_pays: int,
+        max_depth: int,
+    ) -> PyWalk:
+        """A depth-first walk on this core (see :class:`PyWalk`)."""
+        return PyWalk(self, lost, deal_score, noise, (trap_rows, trap_pays, max_depth))
+
     def expand(
         self,
         node: object,
@@ -256,8 +268,11 @@ def ordered(scored: list[tuple[int, Handle]], noise: Callable[[], float] | None)
 
 
 # What a best-first search's run() answers: paused on its n-th position (expand it next
-# time), won, proven lost (searched to the end), out of budget, or a spread done.
-TICK, WIN, LOST, OPEN, DONE = 0, 1, 2, 3, 4
+# time), won, proven lost (searched to the end), out of budget, or a spread done; a
+# depth-first walk's step() answers TICK, WIN, DONE (every line tried) or ENDGAME.
+TICK, WIN, LOST, OPEN, DONE, ENDGAME = 0, 1, 2, 3, 4, 5
+_EXPAND = -1  # a walk's verdict on a position: go on down from it
+_ARRIVE, _PUSH, _ADVANCE = 0, 1, 2  # where a walk's next step() starts
 
 
 class PySearch:
@@ -380,3 +395,140 @@ class PySearch:
     def mark_lost(self) -> None:
         """Every position of the tree joins the lost ones."""
         self.lost.update(self.parents)
+
+
+class PyWalk:
+    """The solver's depth-first search over the positions before the last deal, stepped by
+    the solver (:meth:`step`); the compiled core's ``Walk`` does exactly the same, faster.
+
+    At each position it reaches it plays the auto moves, then judges it: won, lost (seen
+    this round, in ``lost``, or a card trapped for good, see :meth:`trapped`), an endgame
+    (the stock is empty: the solver searches it), or a position to go on down from, with its
+    moves tried most promising first. ``frames`` holds one for each position on the way
+    down: [auto moves played on arrival, the moves left to try, the move being tried]. A
+    line longer than ``max_depth`` positions is left open (counted in ``too_deep``).
+
+    The trapped-card test's statistics (:meth:`trapped`) last from round to round, and
+    the beam asks it too."""
+
+    def __init__(
+        self,
+        core: PyCore,
+        lost: set,
+        deal_score: int,
+        noise: Callable[[], float] | None,
+        limits: tuple[int, int, int],
+    ) -> None:
+        self.core, self.lost, self.deal_score, self.noise = core, lost, deal_score, noise
+        self.trap_rows, self.trap_pays, self.max_depth = limits
+        self.free: set = set()  # positions the trapped-card test passed
+        self.trap_tries = [[0, 0] for _ in range(self.trap_rows + 1)]  # by rows left
+        self.trapped_positions = 0
+        self.start()
+
+    def start(self) -> None:
+        """A new round from the position on the board: nothing seen yet, no line."""
+        self.seen: set = set()
+        self.frames: list[list] = []
+        self.too_deep = 0
+        self.resume, self.dealt = _ARRIVE, True
+        self.played: list = []
+        self.key: object = None
+
+    def trapped(self, key: tuple) -> bool:
+        """Is a card trapped for good in the position on the board (of ``key``)? Asked
+        only with at most ``trap_rows`` rows left to deal (it is slow), and, after
+        ``trap_pays`` tries with so many rows left, only while 1 in ``trap_pays`` is
+        trapped. A trapped position joins the lost ones."""
+        rows = self.core.rows_left()
+        if rows > self.trap_rows or key in self.free:
+            return False
+        tries, pays = self.trap_tries[rows], self.trap_pays
+        if tries[0] >= pays and tries[1] * pays < tries[0]:
+            return False
+        tries[0] += 1
+        if self.core.trapped():
+            tries[1] += 1
+            self.trapped_positions += 1
+            self.lost.add(key)
+            return True
+        self.free.add(key)
+        return False
+
+    def step(self, max_ticks: int) -> tuple[int, int]:
+        """Walk on until the ``max_ticks``-th position to go on down from (``TICK``: its
+        moves are tried from the next step), a win (``WIN``, the board won: :meth:`line`),
+        an endgame (``ENDGAME``, on the board: :meth:`entry`; :meth:`judge` it) or the end
+        of every line (``DONE``): (status, positions gone on down from)."""
+        ticks = 0
+        if self.resume == _PUSH:
+            self._push()
+        if self.resume != _ARRIVE and not self._advance():
+            return DONE, ticks
+        while True:
+            verdict = self._arrive()
+            if verdict == _EXPAND:
+                ticks += 1
+                if ticks == max_ticks:
+                    self.resume = _PUSH
+                    return TICK, ticks
+                self._push()
+            elif verdict != LOST:
+                self.resume = _ADVANCE
+                return verdict, ticks
+            if not self._advance():
+                self.resume = _ADVANCE
+                return DONE, ticks
+
+    def _arrive(self) -> int:
+        """Judge the position just reached; it is left as found unless won, an endgame or
+        to go on down from (its auto moves then stay played)."""
+        core = self.core
+        self.played = []
+        if len(self.frames) > self.max_depth:  # a very long line: leave it open
+            self.too_deep += 1
+            return LOST
+        self.played = played = core.auto_moves()
+        if core.won():
+            return WIN
+        self.key = key = core.key()
+        if key not in self.seen and key not in self.lost:
+            self.seen.add(key)
+            if not (self.dealt and self.trapped(key)):
+                return _EXPAND if core.stock_left() else ENDGAME
+        core.undo_all(played)
+        return LOST
+
+    def _push(self) -> None:
+        moves = ordered(self.core.scored_moves(self.deal_score), self.noise)
+        self.frames.append([self.played, iter(moves), None])
+
+    def _advance(self) -> bool:
+        """Take back the move tried last and play the next one, backing up the line where
+        every move is tried; False when the whole line is."""
+        core, line = self.core, self.frames
+        while line:
+            frame = line[-1]
+            if frame[2] is not None:
+                core.undo(frame[2])
+            frame[2] = next(frame[1], None)
+            if frame[2] is not None:
+                core.play(frame[2])
+                self.dealt = core.is_deal(frame[2])
+                return True
+            line.pop()
+            core.undo_all(frame[0])
+        return False
+
+    def judge(self) -> None:
+        """The endgame of the last step was not won: the walk goes on from its parent."""
+        self.core.undo_all(self.played)
+        self.played = []
+
+    def entry(self) -> object:
+        """The key of the endgame the last step reached."""
+        return self.key
+
+    def line(self) -> list:
+        """The handles from where the round started to the position on the board."""
+        return [h for f in self.frames for h in (*f[0], f[2])] + self.played
