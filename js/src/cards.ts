@@ -62,7 +62,7 @@ const cache = new Map<string, string>();
 
 /** Inner HTML of a face-up card (cached). A covered card (`full` false) shows only its
  * index strip, which keeps a 104-card layout light to build and to lay out. */
-export function cardHTML(code: string, full = true): string {
+function cardHTML(code: string, full = true): string {
   const { rank, suit } = parseCode(code);
   const key = full ? `${rank}${suit}` : `${rank}${suit}-`;
   let html = cache.get(key);
