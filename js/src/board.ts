@@ -17,6 +17,12 @@ function div(className: string, parent?: HTMLElement): HTMLElement {
   return el;
 }
 
+/** `moveBefore` moves an element and keeps its state (focus above all: losing and taking
+ * the focus runs JupyterLab's focus handlers, about 1 ms each). Chromium 133+ has it. */
+interface MovingParent extends HTMLElement {
+  moveBefore?: (node: Node, child: Node | null) => void;
+}
+
 interface Written {
   index?: number;
   label?: string;
@@ -39,6 +45,8 @@ export class Board {
   /** What was last written to each card element: a pile that changed rewrites only the
    * cards that did (a move touches two or three cards, not every card of both columns). */
   private readonly written = new WeakMap<HTMLElement, Written>();
+  /** Card elements that left their pile in the view being drawn, by card code. */
+  private readonly released = new Map<string, HTMLElement[]>();
 
   constructor(parent: HTMLElement) {
     this.el = div("mw-board", parent);
@@ -99,6 +107,7 @@ export class Board {
 
   /** Bring every pile in line with the view (only the piles whose data changed). */
   render(view: GameView): void {
+    this.releaseSurplus(view);
     view.columns.forEach((codes, i) => {
       const name = `t${i + 1}`;
       const down = view.down?.[i] ?? 0;
@@ -114,6 +123,48 @@ export class Board {
     if (this.changed("stock", view.stock, view.can_deal)) this.renderStock(view);
     const reserve = [view.reserve, view.reserve_open, view.reserve_run];
     if (view.reserve && this.changed("reserve", ...reserve)) this.renderReserve(view);
+    for (const els of this.released.values()) for (const el of els) el.remove();
+    this.released.clear();
+  }
+
+  /** The face-up cards of every pile in the view, bottom to top. */
+  private faceUp(view: GameView): [string, string[]][] {
+    const some = (code: string | null): string[] => (code ? [code] : []);
+    return [
+      ...view.columns.map((codes, i): [string, string[]] => [`t${i + 1}`, codes]),
+      ...view.foundations.map((f, i): [string, string[]] => [`f${i + 1}`, some(f.top)]),
+      ...view.cells.map((code, i): [string, string[]] => [`c${i + 1}`, some(code)]),
+      ["reserve", view.reserve ?? []],
+    ];
+  }
+
+  /** Set aside the card elements a pile has beyond its cards in `view`: the pile a card
+   * moves to takes the very element (the one the player dragged, and maybe focused) rather
+   * than a new one, and none is removed and made again. What no pile takes is removed. */
+  private releaseSurplus(view: GameView): void {
+    for (const [name, codes] of this.faceUp(view)) {
+      for (const el of this.cards(name).slice(codes.length)) {
+        const code = el.dataset.card!;
+        this.released.set(code, [...(this.released.get(code) ?? []), el]);
+      }
+    }
+  }
+
+  /** A card element for `code` put in `pile` before `before` (at the end if null): one
+   * set aside by another pile, moved so it keeps its focus, or a new one. */
+  private cardFor(pile: HTMLElement, code: string, before: HTMLElement | null, full: boolean): HTMLElement {
+    const el = this.released.get(code)?.shift();
+    if (!el) return pile.insertBefore(makeCard(code, full), before);
+    try {
+      (pile as MovingParent).moveBefore!(el, before);
+    } catch {
+      pile.insertBefore(el, before); // no moveBefore here: the element moves, the focus goes
+    }
+    el.style.removeProperty("top"); // its old pile's place: columns and the reserve set their own
+    el.style.removeProperty("left");
+    this.written.delete(el);
+    setCard(el, code, full);
+    return el;
   }
 
   private changed(pile: string, ...data: unknown[]): boolean {
@@ -145,22 +196,26 @@ export class Board {
     const last = codes.length - 1;
     codes.forEach((code, i) => {
       let el = existing[i];
-      if (!el) el = pile.appendChild(makeCard(code, i === last));
-      else setCard(el, code, i === last);
+      if (!el) el = this.cardFor(pile, code, null, i === last);
+      else if (el.dataset.card !== code && this.released.get(code)?.length) {
+        el = this.cardFor(pile, code, el, i === last);
+        existing[i].remove();
+      } else setCard(el, code, i === last);
       const movable = i >= movableFrom;
       const label = `${cardName(code)}, ${where}${movable ? "" : " (covered)"}`;
       const was = this.written.get(el) ?? {};
       // The class is read back, not remembered: setCard rewrites the class list.
       if (el.classList.contains("mw-movable") !== movable || was.index !== i || was.label !== label) {
         el.classList.toggle("mw-movable", movable);
-        el.tabIndex = movable ? 0 : -1;
+        // Written only when it changes: setting it on the focused card, even to the same
+        // value, makes the browser lay out the page to check the card can keep the focus.
+        if (el.tabIndex !== (movable ? 0 : -1)) el.tabIndex = movable ? 0 : -1;
         el.dataset.index = String(i);
         el.setAttribute("aria-label", label);
         this.written.set(el, { ...was, index: i, label });
       }
       out.push(el);
     });
-    existing.slice(codes.length).forEach((el) => el.remove());
     return out;
   }
 

@@ -77,7 +77,9 @@ export class Interaction {
   private press: Press | null = null;
   private drag: Drag | null = null;
   private pending: Pending | null = null;
-  private focusBefore: { pile: string; index: number | null } | null = null;
+  private focusBefore: { el: Element; pile: string; index: number | null } | null = null;
+  /** Esc put a held card back: the button's release that follows does nothing. */
+  private dragCancelled = false;
   /** Why no card can be picked up in this mode (the replay viewer), or null. */
   refusal: string | null = null;
   /** A move asked for from the keyboard: once played, the focus goes with the card. */
@@ -239,9 +241,19 @@ export class Interaction {
   private onPointerUp(e: PointerEvent): void {
     const drag = this.drag;
     this.press = null;
+    if (this.dragCancelled) {
+      this.dragCancelled = false;
+      return;
+    }
     if (drag) return this.drop(drag, e);
     const at = locate(this.elementAt(e.clientX, e.clientY) ?? e.target);
     if (at) this.click(at.pile, at.index);
+  }
+
+  /** Esc while a card is held: it goes back, and the release of the button is ignored. */
+  private cancelDrag(drag: Drag): void {
+    this.dragCancelled = true;
+    this.returnGhost(drag);
   }
 
   private cancelPress(): void {
@@ -419,7 +431,7 @@ export class Interaction {
     const at = locate(this.active);
     switch (key) {
       case "Escape":
-        return () => this.select(null);
+        return () => (this.drag ? this.cancelDrag(this.drag) : this.select(null));
       case "Enter":
       case " ":
         if (e.shiftKey) return null; // Shift+Enter is "run the cell" to a notebook hand: nothing
@@ -467,13 +479,18 @@ export class Interaction {
 
   private rememberFocus(): void {
     const active = this.active;
-    this.focusBefore = active && this.root.contains(active) ? locate(active) : null;
+    const at = active && this.root.contains(active) ? locate(active) : null;
+    this.focusBefore = at && { el: active!, ...at };
   }
 
+  /** Keep the focus in the game across a redraw: on the same element if it is still here
+   * (a card that moved to another pile, moved where `moveBefore` is unknown), else on the
+   * top card of the pile it was in. */
   private restoreFocus(): void {
     const was = this.focusBefore;
     const active = this.active;
     if (!was || (active && this.root.contains(active))) return;
+    if (was.el instanceof HTMLElement && this.root.contains(was.el)) return was.el.focus({ preventScroll: true });
     const cards = this.board.cards(was.pile);
     (cards[cards.length - 1] ?? this.board.pile(was.pile))?.focus();
   }

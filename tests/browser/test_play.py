@@ -300,6 +300,47 @@ def test_a_focused_covered_card_stays_under_the_cards_on_it(notebook: Notebook) 
     assert ring["width"] <= box["width"] + 0.5, "the ring leaves the card's slot"
 
 
+# Browsers without Element.moveBefore (Firefox, Safari today) move a focused card by taking
+# it out and putting it back, which drops the focus.
+WITHOUT_MOVE_BEFORE = """on => { if (on) { window.__moveBefore = Element.prototype.moveBefore;
+  delete Element.prototype.moveBefore; } else if (window.__moveBefore) {
+  Element.prototype.moveBefore = window.__moveBefore; } }"""
+
+
+@pytest.mark.parametrize("dom", ["with moveBefore", "without moveBefore"])
+def test_the_keyboard_stays_with_the_game_through_a_drag(notebook: Notebook, dom: str) -> None:
+    """Mid-drag the focus is still in the game (Esc puts the card back); after the drop it
+    is on the card that moved, so the game's keys (u: Undo) work at once."""
+    page = notebook.page
+    move = find_tableau_move(notebook)
+    page.evaluate(WITHOUT_MOVE_BEFORE, dom == "without moveBefore")
+    try:
+        _drag_cancel_drop_undo(notebook, move)
+    finally:
+        page.evaluate(WITHOUT_MOVE_BEFORE, False)
+
+
+def _drag_cancel_drop_undo(notebook: Notebook, move: dict[str, Any]) -> None:
+    page = notebook.page
+    card = notebook.pile(move["source"]).locator(f'[data-card="{move["card"]}"]').last
+    notebook.widget.locator(".mw-board").evaluate("el => el.scrollIntoView({block: 'center'})")
+    to = centre(notebook.pile(move["target"]).bounding_box(), dy=30)
+    drag_and_read(page, card, to)
+    assert focused(notebook.widget) is not None, "the focus left the game when the drag began"
+    page.keyboard.press("Escape")
+    expect(page.locator(GHOST_CARD)).to_have_count(0)  # the card went back
+    page.mouse.up()  # and letting go afterwards does nothing
+    expect(card).to_be_visible()
+    assert history(notebook) == []
+    drag_and_read(page, card, to)
+    page.mouse.up()
+    expect(notebook.stat("moves")).to_have_text("1")
+    expect(notebook.pile(move["target"]).locator(f'[data-card="{move["card"]}"]')).to_be_focused()
+    page.keyboard.press("u")
+    expect(notebook.stat("moves")).to_have_text("0")
+    assert history(notebook) == []
+
+
 def test_after_a_keyboard_move_the_focus_follows_the_card(notebook: Notebook) -> None:
     move = find_tableau_move(notebook)
     source = notebook.pile(move["source"]).locator(f'[data-card="{move["card"]}"]').last
