@@ -78,6 +78,12 @@ function slide(card: HTMLElement, from: DOMRect | undefined, to: DOMRect, delay:
   anim.oncancel = landed;
 }
 
+/** End the flight of a card that a new view puts in another pile: it slid from a place
+ * that means nothing there, and it would not take a click until it landed. */
+export function land(card: HTMLElement): void {
+  flights.get(card)?.cancel();
+}
+
 /** Send a refused ghost back to where it came from, then call `done`. */
 export function springBack(ghost: HTMLElement, done: () => void): void {
   if (reducedMotion()) return done();

@@ -1,4 +1,5 @@
 /** The layout: pile elements (built once per rules) and their cards (synced per view). */
+import { land } from "./animate";
 import { cardName, makeCard, setCard, SUIT_NAME } from "./cards";
 import type { GameView, RulesInfo, Suit } from "./types";
 
@@ -160,6 +161,7 @@ export class Board {
     } catch {
       pile.insertBefore(el, before); // no moveBefore here: the element moves, the focus goes
     }
+    land(el);
     el.style.removeProperty("top"); // its old pile's place: columns and the reserve set their own
     el.style.removeProperty("left");
     this.written.delete(el);

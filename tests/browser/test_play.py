@@ -341,6 +341,46 @@ def _drag_cancel_drop_undo(notebook: Notebook, move: dict[str, Any]) -> None:
     assert history(notebook) == []
 
 
+# Card flights 30 times longer (on) or as they were (off), so a view can come mid-flight.
+SLOW_FLIGHTS = """on => { const proto = Element.prototype;
+  if (on && !window.__animate) { window.__animate = proto.animate;
+    proto.animate = function (frames, options) { const slow = typeof options === "object"
+      ? {...options, duration: options.duration * 30} : options * 30;
+      return window.__animate.call(this, frames, slow); }; }
+  if (!on && window.__animate) { proto.animate = window.__animate; delete window.__animate; } }"""
+
+
+def test_a_card_in_flight_lands_when_the_next_view_moves_it(notebook: Notebook) -> None:
+    """Undo while the dropped card still slides in: it is back in its pile at once, and the
+    player can pick it up again (a card in flight takes no clicks)."""
+    page = notebook.page
+    move = find_tableau_move(notebook)
+    notebook.widget.locator(".mw-board").evaluate("el => el.scrollIntoView({block: 'center'})")
+    page.evaluate(SLOW_FLIGHTS, True)
+    try:
+        drag(
+            page,
+            notebook.pile(move["source"]).locator("[data-card]").last,
+            notebook.pile(move["target"]),
+        )
+        moved = notebook.pile(move["target"]).locator(f'[data-card="{move["card"]}"]').last
+        expect(moved).to_have_attribute("data-flying", "1")
+        rev = notebook.kernel.eval("(widget.undo(), widget.view['rev'])[1]")
+        flying = page.wait_for_function(
+            """rev => { const root = document.querySelector('.mw-root');
+              return root.dataset.rev === String(rev)
+                && {n: root.querySelectorAll('[data-flying]').length}; }""",
+            arg=rev,
+        ).json_value()
+        assert flying == {"n": 0}, "the card went back to its pile still in flight"
+        card = notebook.pile(move["source"]).locator(f'[data-card="{move["card"]}"]').last
+        drag_and_read(page, card, centre(notebook.pile(move["target"]).bounding_box(), dy=30))
+        page.mouse.up()
+        expect(notebook.stat("moves")).to_have_text("1")
+    finally:
+        page.evaluate(SLOW_FLIGHTS, False)
+
+
 def test_after_a_keyboard_move_the_focus_follows_the_card(notebook: Notebook) -> None:
     move = find_tableau_move(notebook)
     source = notebook.pile(move["source"]).locator(f'[data-card="{move["card"]}"]').last
