@@ -77,7 +77,7 @@ export class Interaction {
   private press: Press | null = null;
   private drag: Drag | null = null;
   private pending: Pending | null = null;
-  private focusBefore: { el: Element; pile: string; index: number | null } | null = null;
+  private focusBefore: { el: Element; ring: boolean; pile: string; index: number | null } | null = null;
   /** Esc put a held card back: the button's release that follows does nothing. */
   private dragCancelled = false;
   /** Why no card can be picked up in this mode (the replay viewer), or null. */
@@ -224,10 +224,12 @@ export class Interaction {
     e.preventDefault();
   }
 
-  /** Keep the keyboard with the game after a click (or notebook shortcuts would fire). */
+  /** Keep the keyboard with the game after a click (or notebook shortcuts would fire),
+   * without the focus ring a mouse press does not call for (the keys bring it back). */
   private takeFocus(node: EventTarget | null): void {
     const focusable = node instanceof Element ? node.closest<HTMLElement>("[tabindex='0']") : null;
-    (focusable && this.root.contains(focusable) ? focusable : this.root).focus({ preventScroll: true });
+    const options = { preventScroll: true, focusVisible: false } as FocusOptions;
+    (focusable && this.root.contains(focusable) ? focusable : this.root).focus(options);
   }
 
   private onPointerMove(e: PointerEvent): void {
@@ -480,7 +482,7 @@ export class Interaction {
   private rememberFocus(): void {
     const active = this.active;
     const at = active && this.root.contains(active) ? locate(active) : null;
-    this.focusBefore = at && { el: active!, ...at };
+    this.focusBefore = at && { el: active!, ring: active!.matches(":focus-visible"), ...at };
   }
 
   /** Keep the focus in the game across a redraw: on the same element if it is still here
@@ -490,7 +492,9 @@ export class Interaction {
     const was = this.focusBefore;
     const active = this.active;
     if (!was || (active && this.root.contains(active))) return;
-    if (was.el instanceof HTMLElement && this.root.contains(was.el)) return was.el.focus({ preventScroll: true });
+    if (was.el instanceof HTMLElement && this.root.contains(was.el)) {
+      return was.el.focus({ preventScroll: true, focusVisible: was.ring } as FocusOptions);
+    }
     const cards = this.board.cards(was.pile);
     (cards[cards.length - 1] ?? this.board.pile(was.pile))?.focus();
   }

@@ -335,7 +335,9 @@ def _drag_cancel_drop_undo(notebook: Notebook, move: dict[str, Any]) -> None:
     drag_and_read(page, card, to)
     page.mouse.up()
     expect(notebook.stat("moves")).to_have_text("1")
-    expect(notebook.pile(move["target"]).locator(f'[data-card="{move["card"]}"]')).to_be_focused()
+    moved = notebook.pile(move["target"]).locator(f'[data-card="{move["card"]}"]')
+    expect(moved).to_be_focused()
+    assert not moved.evaluate("el => el.matches(':focus-visible')"), "a ring after a mouse drop"
     page.keyboard.press("u")
     expect(notebook.stat("moves")).to_have_text("0")
     assert history(notebook) == []
