@@ -1236,47 +1236,6 @@ static PyObject *Core_trapped_cards(Core *s, PyObject *unused) {
     return list;
 }
 
-/* ------------------------------------------------------------------ best-first search
- * Search mirrors core/python.py's PySearch: a tree of the positions reached (a hash table
- * of keys, each with its parent and the handles from it) and a heap of positions to expand,
- * lowest (rank, order pushed) first. A position waiting in the heap is not stored: it is
- * its parent's snapshot (kept once the parent is expanded) plus the handles from it. */
-
-enum { S_TICK, S_WIN, S_LOST, S_OPEN, S_DONE };
-
-typedef struct {
-    uint64_t hash;
-    size_t key_off, h_off, snap_off; /* snap_off: (size_t)-1 until stored */
-    int key_len, parent, nh, snap_len;
-} Entry;
-
-typedef struct {
-    int rank, pushed, node;
-} HeapItem;
-
-typedef struct {
-    PyObject_HEAD
-    Core *core;
-    PyObject *lost, *noise, *reached;
-    int deal_score;
-    Entry *entries;
-    int nentries, cap_entries;
-    int32_t *slots;
-    size_t nslots;
-    uint8_t *keys;
-    size_t keys_len, keys_cap;
-    act_t *handles;
-    size_t h_len, h_cap;
-    uint8_t *snaps;
-    size_t s_len, s_cap;
-    HeapItem *heap;
-    int heap_n, heap_cap;
-    int pushed, pending, won;
-    long left;
-} Search;
-
-static PyTypeObject SearchType;
-
 static int grow(void **buf, size_t *cap, size_t need, size_t item) {
     if (need <= *cap) return 0;
     size_t cap2 = *cap ? *cap : 1024;
@@ -1306,64 +1265,185 @@ static uint64_t hash_bytes(const uint8_t *b, int n) {
     return h ^ (h >> 29);
 }
 
-/* the entry of a key (bytes plus the cards dealt as a last byte), or -1 */
-static int find(const Search *t, const uint8_t *key, int n, uint64_t h) {
-    if (!t->nslots) return -1;
+/* ------------------------------------------------------------------ tables of keys
+ * An open-addressing hash table of keys (linear probing, at most half full), the search
+ * tree's and a KeySet's. Each key is a record in one growing buffer: [hash u64][length u32]
+ * [value i32][the key's bytes, padded to 8]. A slot holds the record's offset / 8 + 1 in its
+ * low 32 bits (0: an empty slot) and the hash's high 32 bits, so that a probe reads a record
+ * only where those match: most probes touch the slots alone. */
+
+#define NO_RECORD ((size_t)-1)
+#define REC_HEAD 16
+#define TAG_MASK 0xffffffff00000000ULL
+
+typedef struct {
+    uint64_t *slots;
+    size_t nslots, count;
+    uint8_t *recs;
+    size_t rlen, rcap;
+} Table;
+
+static void table_release(Table *t) {
+    PyMem_Free(t->slots);
+    PyMem_Free(t->recs);
+    memset(t, 0, sizeof *t);
+}
+
+static inline uint32_t rec_len(const Table *t, size_t r) {
+    uint32_t n;
+    memcpy(&n, t->recs + r + 8, 4);
+    return n;
+}
+
+static inline uint64_t rec_hash(const Table *t, size_t r) {
+    uint64_t h;
+    memcpy(&h, t->recs + r, 8);
+    return h;
+}
+
+static inline int rec_value(const Table *t, size_t r) {
+    int32_t v;
+    memcpy(&v, t->recs + r + 12, 4);
+    return v;
+}
+
+static inline const uint8_t *rec_key(const Table *t, size_t r) { return t->recs + r + REC_HEAD; }
+
+static inline size_t rec_size(uint32_t n) { return REC_HEAD + (((size_t)n + 7) & ~(size_t)7); }
+
+/* the record of a key, or NO_RECORD */
+static size_t table_find(const Table *t, const uint8_t *key, int n, uint64_t h) {
+    if (!t->nslots) return NO_RECORD;
     size_t mask = t->nslots - 1;
+    uint64_t tag = h & TAG_MASK;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
-        int e = t->slots[i];
-        if (e < 0) return -1;
-        const Entry *x = &t->entries[e];
-        if (x->hash == h && x->key_len == n && !memcmp(t->keys + x->key_off, key, (size_t)n))
-            return e;
+        uint64_t v = t->slots[i];
+        if (!v) return NO_RECORD;
+        if ((v & TAG_MASK) != tag) continue;
+        size_t r = (size_t)((v & 0xffffffffu) - 1) * 8;
+        if (rec_len(t, r) == (uint32_t)n && !memcmp(rec_key(t, r), key, (size_t)n)) return r;
     }
 }
 
-static int rehash(Search *t) {
+static inline void table_place(uint64_t *slots, size_t nslots, uint64_t h, size_t r) {
+    size_t mask = nslots - 1, i = h & mask;
+    while (slots[i]) i = (i + 1) & mask;
+    slots[i] = (h & TAG_MASK) | (uint64_t)(r / 8 + 1);
+}
+
+static int table_rehash(Table *t) {
     size_t n = t->nslots ? t->nslots * 2 : 256; /* small: most searches are short */
-    int32_t *slots = PyMem_Malloc(n * sizeof(int32_t));
+    uint64_t *slots = PyMem_Calloc(n, sizeof(uint64_t));
     if (!slots) {
         PyErr_NoMemory();
         return -1;
     }
-    memset(slots, -1, n * sizeof(int32_t));
-    for (int e = 0; e < t->nentries; e++) {
-        size_t i = t->entries[e].hash & (n - 1);
-        while (slots[i] >= 0) i = (i + 1) & (n - 1);
-        slots[i] = e;
-    }
+    for (size_t r = 0; r < t->rlen; r += rec_size(rec_len(t, r)))
+        table_place(slots, n, rec_hash(t, r), r);
     PyMem_Free(t->slots);
     t->slots = slots;
     t->nslots = n;
     return 0;
 }
 
+/* add a key known not to be in the table; its record, or NO_RECORD on an error */
+static size_t table_add(Table *t, const uint8_t *key, int n, uint64_t h, int value) {
+    if ((t->count + 1) * 2 > t->nslots && table_rehash(t) < 0) return NO_RECORD;
+    size_t r = t->rlen, size = rec_size((uint32_t)n);
+    if ((r + size) / 8 >= 0xffffffffu) {
+        PyErr_NoMemory();
+        return NO_RECORD;
+    }
+    if (grow((void **)&t->recs, &t->rcap, r + size, 1) < 0) return NO_RECORD;
+    uint8_t *p = t->recs + r;
+    uint32_t len = (uint32_t)n;
+    int32_t v = value;
+    memcpy(p, &h, 8);
+    memcpy(p + 8, &len, 4);
+    memcpy(p + 12, &v, 4);
+    memcpy(p + REC_HEAD, key, (size_t)n);
+    t->rlen += size;
+    t->count++;
+    table_place(t->slots, t->nslots, h, r);
+    return r;
+}
+
+/* ------------------------------------------------------------------ best-first search
+ * Search mirrors core/python.py's PySearch: a tree of the positions reached (a hash table
+ * of keys, each with its parent and the handles from it) and a heap of positions to expand,
+ * lowest (rank, order pushed) first. A position waiting in the heap is not stored: it is
+ * its parent's snapshot (kept once the parent is expanded) plus the handles from it. */
+
+enum { S_TICK, S_WIN, S_LOST, S_OPEN, S_DONE };
+
+typedef struct {
+    size_t key, h_off, snap_off; /* key: its record in the tree's table; snap_off: (size_t)-1
+                                    until stored */
+    int parent, nh, snap_len;
+} Entry;
+
+typedef struct {
+    int rank, pushed, node;
+} HeapItem;
+
+typedef struct {
+    uint64_t hash;
+    size_t key, hs; /* offsets of its key and its handles (the move, then its auto moves) */
+    int klen, nh;
+} Child;
+
+typedef struct {
+    PyObject_HEAD
+    Core *core;
+    PyObject *lost, *noise, *reached;
+    int deal_score;
+    Entry *entries;
+    int nentries, cap_entries;
+    Table tree; /* the keys, each record's value its entry */
+    act_t *handles;
+    size_t h_len, h_cap;
+    uint8_t *snaps;
+    size_t s_len, s_cap;
+    HeapItem *heap;
+    int heap_n, heap_cap;
+    int pushed, pending, won;
+    long left;
+    /* the children of the position being expanded: their keys and the handles to them */
+    Child *kids;
+    size_t kids_cap;
+    uint8_t *kid_keys;
+    size_t kid_keys_cap;
+    act_t *kid_hs;
+    size_t kid_hs_cap;
+} Search;
+
+static PyTypeObject SearchType;
+
+/* the entry of a key (bytes plus the cards dealt as a last byte), or -1 */
+static int find(const Search *t, const uint8_t *key, int n, uint64_t h) {
+    size_t r = table_find(&t->tree, key, n, h);
+    return r == NO_RECORD ? -1 : rec_value(&t->tree, r);
+}
+
 static int add_entry(Search *t, const uint8_t *key, int n, uint64_t h, int parent,
                      const act_t *hs, int nh) {
-    if ((size_t)(t->nentries + 1) * 2 > t->nslots && rehash(t) < 0) return -1;
     size_t cap = (size_t)t->cap_entries;
     if (grow((void **)&t->entries, &cap, (size_t)t->nentries + 1, sizeof(Entry)) < 0 ||
-        grow((void **)&t->keys, &t->keys_cap, t->keys_len + (size_t)n, 1) < 0 ||
         grow((void **)&t->handles, &t->h_cap, t->h_len + (size_t)nh, sizeof(act_t)) < 0)
         return -1;
     t->cap_entries = (int)cap;
+    size_t r = table_add(&t->tree, key, n, h, t->nentries);
+    if (r == NO_RECORD) return -1;
     int e = t->nentries++;
     Entry *x = &t->entries[e];
-    x->hash = h;
-    x->key_off = t->keys_len;
-    x->key_len = n;
+    x->key = r;
     x->parent = parent;
     x->h_off = t->h_len;
     x->nh = nh;
     x->snap_off = (size_t)-1;
     x->snap_len = 0;
-    memcpy(t->keys + t->keys_len, key, (size_t)n);
-    t->keys_len += (size_t)n;
     memcpy(t->handles + t->h_len, hs, (size_t)nh * sizeof(act_t));
     t->h_len += (size_t)nh;
-    size_t mask = t->nslots - 1, i = h & mask;
-    while (t->slots[i] >= 0) i = (i + 1) & mask;
-    t->slots[i] = e;
     return e;
 }
 
@@ -1377,9 +1457,10 @@ static int store_snap(Search *t, int e, const uint8_t *b, int n) {
 }
 
 static PyObject *entry_key(const Search *t, int e) {
-    const Entry *x = &t->entries[e];
-    const uint8_t *k = t->keys + x->key_off;
-    return key_object(k, x->key_len - 1, k[x->key_len - 1]);
+    size_t r = t->entries[e].key;
+    const uint8_t *k = rec_key(&t->tree, r);
+    int n = (int)rec_len(&t->tree, r);
+    return key_object(k, n - 1, k[n - 1]);
 }
 
 /* a Python key (bytes, dealt) as the table's bytes */
@@ -1404,84 +1485,18 @@ static int key_from_object(PyObject *key, uint8_t *buf) {
 
 typedef struct {
     PyObject_HEAD
-    uint64_t *hashes;
-    size_t *offs;
-    int *lens;
-    int n, cap;
-    int32_t *slots;
-    size_t nslots;
-    uint8_t *bytes;
-    size_t blen, bcap;
+    Table t;
 } KeySet;
 
 static PyTypeObject KeySetType;
 
-/* free a set's memory: it is empty again */
-static void keyset_release(KeySet *k) {
-    PyMem_Free(k->hashes);
-    PyMem_Free(k->offs);
-    PyMem_Free(k->lens);
-    PyMem_Free(k->slots);
-    PyMem_Free(k->bytes);
-    k->hashes = NULL;
-    k->offs = NULL;
-    k->lens = NULL;
-    k->slots = NULL;
-    k->bytes = NULL;
-    k->n = k->cap = 0;
-    k->nslots = k->blen = k->bcap = 0;
+static inline int keyset_find(const Table *k, const uint8_t *key, int n, uint64_t h) {
+    return table_find(k, key, n, h) != NO_RECORD;
 }
 
-static int keyset_find(const KeySet *k, const uint8_t *key, int n, uint64_t h) {
-    if (!k->nslots) return -1;
-    size_t mask = k->nslots - 1;
-    for (size_t i = h & mask;; i = (i + 1) & mask) {
-        int e = k->slots[i];
-        if (e < 0) return -1;
-        if (k->hashes[e] == h && k->lens[e] == n && !memcmp(k->bytes + k->offs[e], key, (size_t)n))
-            return e;
-    }
-}
-
-static int keyset_rehash(KeySet *k) {
-    size_t n = k->nslots ? k->nslots * 2 : 256; /* small: most searches are short */
-    int32_t *slots = PyMem_Malloc(n * sizeof(int32_t));
-    if (!slots) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    memset(slots, -1, n * sizeof(int32_t));
-    for (int e = 0; e < k->n; e++) {
-        size_t i = k->hashes[e] & (n - 1);
-        while (slots[i] >= 0) i = (i + 1) & (n - 1);
-        slots[i] = e;
-    }
-    PyMem_Free(k->slots);
-    k->slots = slots;
-    k->nslots = n;
-    return 0;
-}
-
-static int keyset_add(KeySet *k, const uint8_t *key, int n, uint64_t h) {
-    if (keyset_find(k, key, n, h) >= 0) return 0;
-    if ((size_t)(k->n + 1) * 2 > k->nslots && keyset_rehash(k) < 0) return -1;
-    size_t cap = (size_t)k->cap, cap2 = cap, cap3 = cap;
-    if (grow((void **)&k->hashes, &cap, (size_t)k->n + 1, sizeof(uint64_t)) < 0 ||
-        grow((void **)&k->offs, &cap2, (size_t)k->n + 1, sizeof(size_t)) < 0 ||
-        grow((void **)&k->lens, &cap3, (size_t)k->n + 1, sizeof(int)) < 0 ||
-        grow((void **)&k->bytes, &k->bcap, k->blen + (size_t)n, 1) < 0)
-        return -1;
-    k->cap = (int)cap;
-    int e = k->n++;
-    k->hashes[e] = h;
-    k->offs[e] = k->blen;
-    k->lens[e] = n;
-    memcpy(k->bytes + k->blen, key, (size_t)n);
-    k->blen += (size_t)n;
-    size_t mask = k->nslots - 1, i = h & mask;
-    while (k->slots[i] >= 0) i = (i + 1) & mask;
-    k->slots[i] = e;
-    return 0;
+static int keyset_add(Table *k, const uint8_t *key, int n, uint64_t h) {
+    if (table_find(k, key, n, h) != NO_RECORD) return 0;
+    return table_add(k, key, n, h, 0) == NO_RECORD ? -1 : 0;
 }
 
 static int KeySet_contains(KeySet *k, PyObject *key) {
@@ -1491,13 +1506,13 @@ static int KeySet_contains(KeySet *k, PyObject *key) {
         PyErr_Clear();
         return 0; /* not a key: not in the set */
     }
-    return keyset_find(k, buf, n, hash_bytes(buf, n)) >= 0;
+    return keyset_find(&k->t, buf, n, hash_bytes(buf, n));
 }
 
 static PyObject *KeySet_add(KeySet *k, PyObject *key) {
     uint8_t buf[512];
     int n = key_from_object(key, buf);
-    if (n < 0 || keyset_add(k, buf, n, hash_bytes(buf, n)) < 0) return NULL;
+    if (n < 0 || keyset_add(&k->t, buf, n, hash_bytes(buf, n)) < 0) return NULL;
     Py_RETURN_NONE;
 }
 
@@ -1518,10 +1533,10 @@ static PyObject *KeySet_update(KeySet *k, PyObject *keys) {
     Py_RETURN_NONE;
 }
 
-static Py_ssize_t KeySet_len(KeySet *k) { return k->n; }
+static Py_ssize_t KeySet_len(KeySet *k) { return (Py_ssize_t)k->t.count; }
 
 static void KeySet_dealloc(KeySet *k) {
-    keyset_release(k);
+    table_release(&k->t);
     Py_TYPE(k)->tp_free((PyObject *)k);
 }
 
@@ -1594,54 +1609,100 @@ static int load_entry(Search *t, int e) {
     return 0;
 }
 
-/* is the position on the board new (not in the tree, not lost)? its key bytes in buf */
-static int is_new(Search *t, uint8_t *buf, int *n, uint64_t *h) {
-    *n = key_bytes(t->core, buf);
-    buf[(*n)++] = (uint8_t)t->core->pos;
-    *h = hash_bytes(buf, *n);
-    if (find(t, buf, *n, *h) >= 0) return 0;
-    if (Py_IS_TYPE(t->lost, &KeySetType))
-        return keyset_find((KeySet *)t->lost, buf, *n, *h) < 0;
+/* the key of the position on the board, as the tree keeps it (the cards dealt last) into
+   buf; its length */
+static int tree_key(const Core *s, uint8_t *buf, uint64_t *h) {
+    int n = key_bytes(s, buf);
+    buf[n++] = (uint8_t)s->pos;
+    *h = hash_bytes(buf, n);
+    return n;
+}
+
+/* is a key (of tree_key) new: not in the tree, not lost? -1 on an error */
+static int key_is_new(Search *t, const uint8_t *buf, int n, uint64_t h) {
+    if (find(t, buf, n, h) >= 0) return 0;
+    if (Py_IS_TYPE(t->lost, &KeySetType)) return !keyset_find(&((KeySet *)t->lost)->t, buf, n, h);
     if (!PySet_GET_SIZE(t->lost)) return 1;
-    PyObject *key = key_object(buf, *n - 1, t->core->pos);
+    PyObject *key = key_object(buf, n - 1, buf[n - 1]);
     if (!key) return -1;
     int known = PySet_Contains(t->lost, key);
     Py_DECREF(key);
     return known < 0 ? -1 : !known;
 }
 
+/* is the position on the board new (not in the tree, not lost)? its key bytes in buf */
+static int is_new(Search *t, uint8_t *buf, int *n, uint64_t *h) {
+    *n = tree_key(t->core, buf, h);
+    return key_is_new(t, buf, *n, *h);
+}
+
+static inline void prefetch_slot(const Table *k, uint64_t h) {
+#if defined(__GNUC__) || defined(__clang__)
+    if (k->nslots) __builtin_prefetch(&k->slots[h & (k->nslots - 1)]);
+#endif
+}
+
 static int rank_of(const Core *s, int break_weight) {
     return endgame_rank(s) + (break_weight ? break_weight * breaks(s) : 0);
 }
 
-/* expand entry `node` (on the board): its new children join the tree and the heap; with
-   stop_at_win, 1 when one is won (t->won) */
-static int expand_node(Search *t, int node, int break_weight, int stop_at_win) {
+/* play each move of the position on the board (but a deal) with its auto moves, and take
+   them back: the children's keys and handles into t->kids, their slots in the tree and
+   the lost fetched meanwhile; how many, -1 on an error */
+static int children(Search *t, const Scored *moves, int n) {
     Core *s = t->core;
-    uint8_t buf[512];
-    Scored moves[MAXMOVES];
-    int n = ordered_moves(s, t->deal_score, t->noise, moves);
-    if (n < 0) return -1;
-    act_t played[256];
+    const Table *lost = Py_IS_TYPE(t->lost, &KeySetType) ? &((KeySet *)t->lost)->t : NULL;
+    size_t koff = 0, hoff = 0;
+    int nk = 0;
+    if (grow((void **)&t->kids, &t->kids_cap, (size_t)n, sizeof(Child)) < 0) return -1;
     for (int i = 0; i < n; i++) {
         act_t h = moves[i].h;
         if (A_KIND(h) == DEAL) continue;
+        if (grow((void **)&t->kid_keys, &t->kid_keys_cap, koff + 512, 1) < 0 ||
+            grow((void **)&t->kid_hs, &t->kid_hs_cap, hoff + 256, sizeof(act_t)) < 0)
+            return -1;
+        act_t *hs = t->kid_hs + hoff;
         apply(s, h);
-        played[0] = h;
-        int np = 1 + auto_moves(s, played + 1), klen;
-        uint64_t hash;
-        int fresh = is_new(t, buf, &klen, &hash);
+        hs[0] = h;
+        Child *c = &t->kids[nk++];
+        c->nh = 1 + auto_moves(s, hs + 1);
+        c->key = koff;
+        c->hs = hoff;
+        c->klen = tree_key(s, t->kid_keys + koff, &c->hash);
+        prefetch_slot(&t->tree, c->hash);
+        if (lost) prefetch_slot(lost, c->hash);
+        for (int np = c->nh; np;) unapply(s, hs[--np]);
+        koff += ((size_t)c->klen + 7) & ~(size_t)7;
+        hoff += (size_t)c->nh;
+    }
+    return nk;
+}
+
+/* expand entry `node` (on the board): its new children join the tree and the heap, in the
+   order of its moves; with stop_at_win, 1 when one is won (t->won, on the board) */
+static int expand_node(Search *t, int node, int break_weight, int stop_at_win) {
+    Core *s = t->core;
+    Scored moves[MAXMOVES];
+    int n = ordered_moves(s, t->deal_score, t->noise, moves);
+    if (n < 0) return -1;
+    int nk = children(t, moves, n);
+    if (nk < 0) return -1;
+    for (int i = 0; i < nk; i++) {
+        const Child *c = &t->kids[i];
+        const uint8_t *key = t->kid_keys + c->key;
+        int fresh = key_is_new(t, key, c->klen, c->hash);
         if (fresh < 0) return -1;
-        if (fresh) {
-            int e = add_entry(t, buf, klen, hash, node, played, np);
-            if (e < 0) return -1;
-            if (stop_at_win && cards_home(s) == s->total) {
-                t->won = e;
-                return 1;
-            }
-            if (heap_push(t, rank_of(s, break_weight), e) < 0) return -1;
+        if (!fresh) continue;
+        const act_t *hs = t->kid_hs + c->hs;
+        int e = add_entry(t, key, c->klen, c->hash, node, hs, c->nh);
+        if (e < 0) return -1;
+        for (int j = 0; j < c->nh; j++) apply(s, hs[j]);
+        if (stop_at_win && cards_home(s) == s->total) {
+            t->won = e;
+            return 1;
         }
-        while (np) unapply(s, played[--np]);
+        if (heap_push(t, rank_of(s, break_weight), e) < 0) return -1;
+        for (int np = c->nh; np;) unapply(s, hs[--np]);
     }
     return 0;
 }
@@ -1797,9 +1858,11 @@ static PyObject *Search_heap_size(Search *t, PyObject *unused) {
 
 static PyObject *Search_mark_lost(Search *t, PyObject *unused) {
     if (Py_IS_TYPE(t->lost, &KeySetType)) {
+        Table *lost = &((KeySet *)t->lost)->t;
         for (int e = 0; e < t->nentries; e++) {
-            const Entry *x = &t->entries[e];
-            if (keyset_add((KeySet *)t->lost, t->keys + x->key_off, x->key_len, x->hash) < 0)
+            size_t r = t->entries[e].key;
+            if (keyset_add(lost, rec_key(&t->tree, r), (int)rec_len(&t->tree, r),
+                           rec_hash(&t->tree, r)) < 0)
                 return NULL;
         }
         Py_RETURN_NONE;
@@ -1843,11 +1906,13 @@ static void Search_dealloc(Search *t) {
     Py_CLEAR(t->noise);
     Py_CLEAR(t->reached);
     PyMem_Free(t->entries);
-    PyMem_Free(t->slots);
-    PyMem_Free(t->keys);
+    table_release(&t->tree);
     PyMem_Free(t->handles);
     PyMem_Free(t->snaps);
     PyMem_Free(t->heap);
+    PyMem_Free(t->kids);
+    PyMem_Free(t->kid_keys);
+    PyMem_Free(t->kid_hs);
     Py_TYPE(t)->tp_free((PyObject *)t);
 }
 
@@ -1900,7 +1965,7 @@ typedef struct {
     int deal_score, trap_rows, trap_pays, max_depth;
     int trap_tries[TRAP_ROWS_MAX + 1][2]; /* [tried, trapped] by rows left to deal */
     int trapped_positions, too_deep;
-    KeySet seen, free; /* seen this round; passed by the trapped-card test (every round) */
+    Table seen, free; /* seen this round; passed by the trapped-card test (every round) */
     Frame *frames;
     size_t nframes, cap_frames;
     act_t *stack;
@@ -1917,7 +1982,7 @@ static PyTypeObject WalkType;
 
 /* is the key (bytes, the cards dealt last) among the lost, a KeySet or a Python set? */
 static int in_lost(PyObject *lost, const uint8_t *key, int n, uint64_t h) {
-    if (Py_IS_TYPE(lost, &KeySetType)) return keyset_find((KeySet *)lost, key, n, h) >= 0;
+    if (Py_IS_TYPE(lost, &KeySetType)) return keyset_find(&((KeySet *)lost)->t, key, n, h);
     if (!PySet_GET_SIZE(lost)) return 0;
     PyObject *obj = key_object(key, n - 1, key[n - 1]);
     if (!obj) return -1;
@@ -1927,7 +1992,7 @@ static int in_lost(PyObject *lost, const uint8_t *key, int n, uint64_t h) {
 }
 
 static int add_lost(PyObject *lost, const uint8_t *key, int n, uint64_t h) {
-    if (Py_IS_TYPE(lost, &KeySetType)) return keyset_add((KeySet *)lost, key, n, h);
+    if (Py_IS_TYPE(lost, &KeySetType)) return keyset_add(&((KeySet *)lost)->t, key, n, h);
     PyObject *obj = key_object(key, n - 1, key[n - 1]);
     if (!obj) return -1;
     int done = PySet_Add(lost, obj);
@@ -1939,7 +2004,7 @@ static int add_lost(PyObject *lost, const uint8_t *key, int n, uint64_t h) {
 static int walk_trapped(Walk *w, const uint8_t *key, int n, uint64_t h) {
     Core *s = w->core;
     int rows = (s->decklen - s->pos + s->ncols - 1) / s->ncols;
-    if (rows > w->trap_rows || keyset_find(&w->free, key, n, h) >= 0) return 0;
+    if (rows > w->trap_rows || keyset_find(&w->free, key, n, h)) return 0;
     int *tries = w->trap_tries[rows];
     if (tries[0] >= w->trap_pays && tries[1] * w->trap_pays < tries[0]) return 0;
     tries[0]++;
@@ -1970,7 +2035,7 @@ static int arrive(Walk *w) {
     w->klen = key_bytes(s, w->key);
     w->key[w->klen++] = (uint8_t)s->pos;
     w->hash = hash_bytes(w->key, w->klen);
-    int known = keyset_find(&w->seen, w->key, w->klen, w->hash) >= 0;
+    int known = keyset_find(&w->seen, w->key, w->klen, w->hash);
     if (!known) known = in_lost(w->lost, w->key, w->klen, w->hash);
     if (known < 0) return -1;
     if (!known) {
@@ -2062,7 +2127,7 @@ static PyObject *Walk_step(Walk *w, PyObject *arg) {
 }
 
 static void walk_reset(Walk *w) {
-    keyset_release(&w->seen);
+    table_release(&w->seen);
     w->nframes = w->top = 0;
     w->nplayed = w->too_deep = w->klen = 0;
     w->resume = W_ARRIVE;
@@ -2149,7 +2214,7 @@ static int Walk_init(Walk *w, PyObject *args, PyObject *kw) {
     w->max_depth = max_depth;
     memset(w->trap_tries, 0, sizeof w->trap_tries);
     w->trapped_positions = 0;
-    keyset_release(&w->free);
+    table_release(&w->free);
     walk_reset(w);
     return 0;
 }
@@ -2158,8 +2223,8 @@ static void Walk_dealloc(Walk *w) {
     Py_CLEAR(w->core);
     Py_CLEAR(w->lost);
     Py_CLEAR(w->noise);
-    keyset_release(&w->seen);
-    keyset_release(&w->free);
+    table_release(&w->seen);
+    table_release(&w->free);
     PyMem_Free(w->frames);
     PyMem_Free(w->stack);
     Py_TYPE(w)->tp_free((PyObject *)w);
