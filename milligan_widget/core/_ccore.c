@@ -295,8 +295,19 @@ static int generate(const Core *s, act_t *out) {
 
 /* ------------------------------------------------------------------ doing and undoing */
 
+/* copy n bytes sixteen at a time: up to 15 bytes past n are read and written too, so both
+   sides need that room (a column's row of MAXCOL holds any column; buffers of 512 any key
+   or snapshot with room to spare) */
+static inline void copy_padded(uint8_t *to, const uint8_t *from, int n) {
+    for (int i = 0; i < n; i += 16) memcpy(to + i, from + i, 16);
+}
+
+/* k cards from one pile (a column's row or the reserve, MAXCOL bytes each) to another */
 static inline void move_cards(uint8_t *from, int *flen, uint8_t *to, int *tlen, int k) {
-    memcpy(to + *tlen, from + *flen - k, (size_t)k);
+    if (k <= 16 && *tlen + 16 <= MAXCOL && *flen - k + 16 <= MAXCOL)
+        memcpy(to + *tlen, from + *flen - k, 16); /* what lies past the k cards is not read */
+    else
+        memcpy(to + *tlen, from + *flen - k, (size_t)k);
     *tlen += k;
     *flen -= k;
 }
@@ -555,16 +566,17 @@ static inline int column_after(const Core *s, int i, int j) {
     return li > lj;
 }
 
-/* the key's bytes (without the cards dealt, the key's second half) into buf; returns the length */
+/* the key's bytes (without the cards dealt, the key's second half) into buf (of 512 bytes);
+   returns the length */
 static int key_bytes(const Core *s, uint8_t *buf) {
-    int order[8], n = 0;
-    for (int j = 0; j < s->ncols; j++) order[j] = j;
+    int order[8], n = 0, nc = s->ncols;
+    for (int j = 0; j < nc; j++) order[j] = j;
     if (s->pos >= s->decklen) {
         /* insertion sort: stable and small; on the bottom cards first (an empty column's
            is 0), the whole columns only where those are the same card */
         int first[8];
-        for (int j = 0; j < s->ncols; j++) first[j] = s->len[j] ? s->cols[j][0] + 1 : 0;
-        for (int i = 1; i < s->ncols; i++) {
+        for (int j = 0; j < nc; j++) first[j] = s->len[j] ? s->cols[j][0] + 1 : 0;
+        for (int i = 1; i < nc; i++) {
             int v = order[i], j = i - 1;
             while (j >= 0 && (first[order[j]] > first[v] ||
                               (first[order[j]] == first[v] && first[v] &&
@@ -575,9 +587,9 @@ static int key_bytes(const Core *s, uint8_t *buf) {
             order[j + 1] = v;
         }
     }
-    for (int j = 0; j < s->ncols; j++) {
+    for (int j = 0; j < nc; j++) {
         if (j) buf[n++] = 0xff;
-        memcpy(buf + n, s->cols[order[j]], (size_t)s->len[order[j]]);
+        copy_padded(buf + n, s->cols[order[j]], s->len[order[j]]);
         n += s->len[order[j]];
     }
     buf[n++] = '|';
@@ -590,7 +602,7 @@ static int key_bytes(const Core *s, uint8_t *buf) {
     } else {
         for (int p = 0; p < s->nfound; p++) buf[n++] = (uint8_t)s->found[p];
     }
-    memcpy(buf + n, s->reserve, (size_t)s->rlen);
+    copy_padded(buf + n, s->reserve, s->rlen);
     n += s->rlen;
     if (s->ncells) {
         int cs[4];
@@ -627,7 +639,7 @@ static PyObject *make_key(const Core *s) {
     return key_object(buf, key_bytes(s, buf), s->pos);
 }
 
-/* [pos, rlen, cells..., found..., lens..., columns..., reserve...] */
+/* [pos, rlen, cells..., found..., lens..., columns..., reserve...] into buf (of 512 bytes) */
 static int snap_bytes(const Core *s, uint8_t *buf) {
     int n = 0;
     buf[n++] = (uint8_t)s->pos;
@@ -636,10 +648,10 @@ static int snap_bytes(const Core *s, uint8_t *buf) {
     for (int p = 0; p < s->nfound; p++) buf[n++] = (uint8_t)s->found[p];
     for (int j = 0; j < s->ncols; j++) buf[n++] = (uint8_t)s->len[j];
     for (int j = 0; j < s->ncols; j++) {
-        memcpy(buf + n, s->cols[j], (size_t)s->len[j]);
+        copy_padded(buf + n, s->cols[j], s->len[j]);
         n += s->len[j];
     }
-    memcpy(buf + n, s->reserve, (size_t)s->rlen);
+    copy_padded(buf + n, s->reserve, s->rlen);
     n += s->rlen;
     return n;
 }
@@ -649,9 +661,11 @@ static PyObject *make_snapshot(const Core *s) {
     return PyBytes_FromStringAndSize((const char *)buf, snap_bytes(s, buf));
 }
 
-static int load_snap(Core *s, const uint8_t *b, Py_ssize_t size) {
+static int load_snap(Core *s, const uint8_t *snap, Py_ssize_t size) {
     int n = 0, need = 2 + s->ncells + s->nfound + s->ncols;
-    if (size < need) goto bad;
+    uint8_t b[512 + 16]; /* with room past the end for copy_padded */
+    if (size < need || size > 512) goto bad;
+    memcpy(b, snap, (size_t)size);
     s->pos = b[n++];
     s->rlen = b[n++];
     for (int c = 0; c < s->ncells; c++, n++) s->cells[c] = b[n] == 0xff ? -1 : b[n];
@@ -662,11 +676,13 @@ static int load_snap(Core *s, const uint8_t *b, Py_ssize_t size) {
     }
     if (size != need + s->rlen || s->pos > s->decklen) goto bad;
     for (int j = 0; j < s->ncols; j++) {
-        memcpy(s->cols[j], b + n, (size_t)s->len[j]);
+        if (s->len[j] > MAXCOL - 16) goto bad;
+        copy_padded(s->cols[j], b + n, s->len[j]);
         n += s->len[j];
         s->runs[j] = run_length(s->cols[j], s->len[j]);
     }
-    memcpy(s->reserve, b + n, (size_t)s->rlen);
+    if (s->rlen > MAXCOL - 16) goto bad;
+    copy_padded(s->reserve, b + n, s->rlen);
     return 0;
 bad:
     PyErr_SetString(PyExc_ValueError, "not a snapshot of this core");
@@ -1250,19 +1266,34 @@ static int grow(void **buf, size_t *cap, size_t need, size_t item) {
     return 0;
 }
 
+#define HASH_LANES(h1, h2, b)                                                                \
+    do {                                                                                     \
+        uint64_t w1_, w2_;                                                                   \
+        memcpy(&w1_, (b), 8);                                                                \
+        memcpy(&w2_, (b) + 8, 8);                                                            \
+        h1 = (h1 ^ w1_) * 0xff51afd7ed558ccdULL;                                             \
+        h2 = (h2 ^ w2_) * 0xc4ceb9fe1a85ec53ULL;                                             \
+        h1 ^= h1 >> 32;                                                                      \
+        h2 ^= h2 >> 29;                                                                      \
+    } while (0)
+
 static uint64_t hash_bytes(const uint8_t *b, int n) {
-    /* eight bytes at a time, multiply and fold (keys are about 120 bytes) */
-    uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)n, w;
-    int i = 0;
-    for (; i + 8 <= n; i += 8) {
-        memcpy(&w, b + i, 8);
-        h = (h ^ w) * 0xff51afd7ed558ccdULL;
-        h ^= h >> 32;
+    /* sixteen bytes at a time in two lanes, multiply and fold, the last sixteen bytes
+       read again where n is not a multiple (keys are about 100 bytes); then mixed */
+    uint64_t h1 = 0x9e3779b97f4a7c15ULL ^ (uint64_t)n, h2 = 0x632be59bd9b4e019ULL;
+    if (n >= 16) {
+        int i = 0;
+        for (; i + 16 <= n; i += 16) HASH_LANES(h1, h2, b + i);
+        if (i < n) HASH_LANES(h1, h2, b + n - 16);
+    } else {
+        for (int i = 0; i < n; i++) h1 = (h1 ^ b[i]) * 0x100000001b3ULL;
     }
-    for (; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ULL;
+    uint64_t h = h1 ^ (h2 * 0x9e3779b97f4a7c15ULL);
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
     h ^= h >> 33;
     h *= 0xc4ceb9fe1a85ec53ULL;
-    return h ^ (h >> 29);
+    return h ^ (h >> 33);
 }
 
 /* ------------------------------------------------------------------ tables of keys
