@@ -86,6 +86,17 @@ static inline int fpile(const Core *s, int card) {
     return -1;
 }
 
+/* the cards that may go on a foundation now, a bit each (card code < 64; a face-down card,
+   HIDDEN added, never may): fpile(s, card) >= 0 exactly for these */
+static inline uint64_t homeable(const Core *s) {
+    uint64_t m = 0;
+    for (int p = 0; p < s->nfound; p++)
+        if (s->found[p] < 13) m |= (uint64_t)1 << (s->found[p] * 4 + s->fsuit[p]);
+    return m;
+}
+
+static inline int may_go_home(uint64_t home, int card) { return card < 64 && (home >> card) & 1; }
+
 static int safe_home(const Core *s, int card) {
     if (s->groups && s->pos < s->decklen) return 0;
     int rank = card >> 2, d = s->decks, first = (card & 3) * d;
@@ -279,10 +290,10 @@ static int generate(const Core *s, act_t *out) {
     uint8_t onto[64];
     empties(s, empty, &ne);
     if (!s->groups) tops_by_value(s, onto);
+    uint64_t home = homeable(s);
     for (int i = 0; i < s->ncols; i++) {
         if (!s->len[i]) continue;
-        int pile = fpile(s, top(s, i));
-        if (pile >= 0) ADD(&m, to_foundation(s, i, pile));
+        if (may_go_home(home, top(s, i))) ADD(&m, to_foundation(s, i, fpile(s, top(s, i))));
         if (s->groups)
             gen_groups_from(s, i, empty, ne, &m);
         else
@@ -447,11 +458,12 @@ static int auto_moves(Core *s, act_t *out) {
     for (;;) {
         act_t h = 0;
         int found = 0;
+        uint64_t home = homeable(s);
         for (int i = 0; i < s->ncols && !found; i++) {
-            if (!s->len[i]) continue;
-            int card = top(s, i), pile = fpile(s, card);
-            if (pile >= 0 && safe_home(s, card)) {
-                h = to_foundation(s, i, pile);
+            if (!s->len[i] || !may_go_home(home, top(s, i))) continue;
+            int card = top(s, i);
+            if (safe_home(s, card)) {
+                h = to_foundation(s, i, fpile(s, card));
                 found = 1;
             }
         }
@@ -485,39 +497,51 @@ static int cards_home(const Core *s) {
     return n;
 }
 
-static int cover_score(const Core *s) {
-    /* one pass over the cards: the depth of the shallowest copy (face up or down) of each
-       card a foundation needs next */
-    int depth[64], total = 0;
-    for (int c = 0; c < 64; c++) depth[c] = -1;
+/* the shallowest depth of each card code a foundation needs next: depth[code] starts at 99
+   for those, -1 for the others (which stay -1: the minimum is taken for every card, with no
+   branch) */
+static inline void needed_depths(const Core *s, int8_t *depth) {
+    memset(depth, -1, 64);
     for (int p = 0; p < s->nfound; p++)
         if (s->found[p] < 13) depth[s->found[p] * 4 + s->fsuit[p]] = 99;
-    for (int j = 0; j < s->ncols; j++)
-        for (int t = 0, L = s->len[j]; t < L; t++) {
-            int c = s->cols[j][t] & 63;
-            if (depth[c] > L - t - 1) depth[c] = L - t - 1;
-        }
-    for (int t = 0; t < s->rlen; t++) { /* the cards above it in the reserve */
-        int c = s->reserve[t] & 63;
-        if (depth[c] > s->rlen - 1 - t) depth[c] = s->rlen - 1 - t;
+}
+
+static inline void pile_depths(const uint8_t *c, int L, int8_t *depth) {
+    for (int t = 0; t < L; t++) { /* the cards above it */
+        int k = c[t] & 63, d = L - 1 - t;
+        depth[k] = (int8_t)(depth[k] < d ? depth[k] : d);
     }
+}
+
+static inline int sum_depths(const Core *s, const int8_t *depth) {
+    int total = 0;
     for (int p = 0; p < s->nfound; p++)
         if (s->found[p] < 13) total += depth[s->found[p] * 4 + s->fsuit[p]];
     return total;
+}
+
+/* cards that do not fit on the card below them in a column (its bottom card counts) */
+static inline int column_breaks(const uint8_t *c, int L) {
+    int n = L > 0;
+    for (int t = 1; t < L; t++) n += (c[t - 1] >> 1) != (((c[t] >> 1) ^ 1) + 2);
+    return n;
+}
+
+static int cover_score(const Core *s) {
+    /* one pass over the cards: the depth of the shallowest copy (face up or down) of each
+       card a foundation needs next (in a column or the reserve) */
+    int8_t depth[64];
+    needed_depths(s, depth);
+    for (int j = 0; j < s->ncols; j++) pile_depths(s->cols[j], s->len[j], depth);
+    pile_depths(s->reserve, s->rlen, depth);
+    return sum_depths(s, depth);
 }
 
 static int endgame_rank(const Core *s) { return (s->total - cards_home(s)) * 8 + cover_score(s); }
 
 static int breaks(const Core *s) {
     int n = 0;
-    for (int j = 0; j < s->ncols; j++) {
-        int below = -1;
-        for (int t = 0; t < s->len[j]; t++) {
-            int card = s->cols[j][t];
-            if (below < 0 || (below >> 1) != (((card >> 1) ^ 1) + 2)) n++;
-            below = card;
-        }
-    }
+    for (int j = 0; j < s->ncols; j++) n += column_breaks(s->cols[j], s->len[j]);
     return n;
 }
 
@@ -1673,8 +1697,18 @@ static inline void prefetch_slot(const Table *k, uint64_t h) {
 #endif
 }
 
+/* endgame_rank, plus break_weight times the breaks: one pass over the columns */
 static int rank_of(const Core *s, int break_weight) {
-    return endgame_rank(s) + (break_weight ? break_weight * breaks(s) : 0);
+    if (!break_weight) return endgame_rank(s);
+    int8_t depth[64];
+    int n = 0;
+    needed_depths(s, depth);
+    for (int j = 0; j < s->ncols; j++) {
+        pile_depths(s->cols[j], s->len[j], depth);
+        n += column_breaks(s->cols[j], s->len[j]);
+    }
+    pile_depths(s->reserve, s->rlen, depth);
+    return (s->total - cards_home(s)) * 8 + sum_depths(s, depth) + break_weight * n;
 }
 
 /* play each move of the position on the board (but a deal) with its auto moves, and take
