@@ -590,31 +590,62 @@ static inline int column_after(const Core *s, int i, int j) {
     return li > lj;
 }
 
+#define CSWAP(k, i, j)                                                                       \
+    do {                                                                                     \
+        unsigned a_ = (k)[i], b_ = (k)[j];                                                   \
+        (k)[i] = a_ < b_ ? a_ : b_;                                                          \
+        (k)[j] = a_ < b_ ? b_ : a_;                                                          \
+    } while (0)
+
+/* sort 8 numbers: a sorting network of 19 compare-exchanges, no branch to mispredict */
+static inline void sort8(unsigned *k) {
+    CSWAP(k, 0, 2); CSWAP(k, 1, 3); CSWAP(k, 4, 6); CSWAP(k, 5, 7);
+    CSWAP(k, 0, 4); CSWAP(k, 1, 5); CSWAP(k, 2, 6); CSWAP(k, 3, 7);
+    CSWAP(k, 0, 1); CSWAP(k, 2, 3); CSWAP(k, 4, 5); CSWAP(k, 6, 7);
+    CSWAP(k, 2, 4); CSWAP(k, 3, 5);
+    CSWAP(k, 1, 4); CSWAP(k, 3, 6);
+    CSWAP(k, 1, 2); CSWAP(k, 3, 4); CSWAP(k, 5, 6);
+}
+
+/* the columns in the key's order once the stock is out: by their bottom cards (an empty
+   column's is 0), the whole columns only where those are the same card (as memcmp, then
+   the lengths), a stable order (as an insertion sort gives it). Sorted on bottom card,
+   then number; then each run of columns with the same bottom card (rare) is put in order
+   by insertion. */
+static void column_order(const Core *s, int *order) {
+    int nc = s->ncols;
+    unsigned k[8];
+    for (int j = 0; j < 8; j++)
+        k[j] = j >= nc ? 0xffffu : (unsigned)(s->len[j] ? s->cols[j][0] + 1 : 0) << 3 | (unsigned)j;
+    sort8(k);
+    for (int i = 0; i < nc; i++) order[i] = (int)(k[i] & 7);
+    for (int i = 1; i < nc; i++) {
+        unsigned f = k[i] >> 3;
+        if (f != k[i - 1] >> 3 || !f) continue;
+        int v = order[i], j = i - 1;
+        while (j >= 0 && k[j] >> 3 == f && column_after(s, order[j], v)) {
+            order[j + 1] = order[j];
+            j--;
+        }
+        order[j + 1] = v;
+    }
+}
+
 /* the key's bytes (without the cards dealt, the key's second half) into buf (of 512 bytes);
    returns the length */
 static int key_bytes(const Core *s, uint8_t *buf) {
     int order[8], n = 0, nc = s->ncols;
-    for (int j = 0; j < nc; j++) order[j] = j;
-    if (s->pos >= s->decklen) {
-        /* insertion sort: stable and small; on the bottom cards first (an empty column's
-           is 0), the whole columns only where those are the same card */
-        int first[8];
-        for (int j = 0; j < nc; j++) first[j] = s->len[j] ? s->cols[j][0] + 1 : 0;
-        for (int i = 1; i < nc; i++) {
-            int v = order[i], j = i - 1;
-            while (j >= 0 && (first[order[j]] > first[v] ||
-                              (first[order[j]] == first[v] && first[v] &&
-                               column_after(s, order[j], v)))) {
-                order[j + 1] = order[j];
-                j--;
-            }
-            order[j + 1] = v;
-        }
-    }
+    if (s->pos >= s->decklen)
+        column_order(s, order);
+    else
+        for (int j = 0; j < nc; j++) order[j] = j;
     for (int j = 0; j < nc; j++) {
+        const uint8_t *col = s->cols[order[j]];
+        int L = s->len[order[j]];
         if (j) buf[n++] = 0xff;
-        copy_padded(buf + n, s->cols[order[j]], s->len[order[j]]);
-        n += s->len[order[j]];
+        memcpy(buf + n, col, 32); /* most columns: the rest of a row, and of buf, has room */
+        if (L > 32) copy_padded(buf + n + 32, col + 32, L - 32);
+        n += L;
     }
     buf[n++] = '|';
     if (s->decks == 2) {
