@@ -451,42 +451,64 @@ static void unapply(Core *s, act_t h) {
     }
 }
 
-/* Play safe foundation moves until none is left (the rule of Game.safe_foundation_moves);
-   the handles played go to out; returns how many. */
+/* The first safe foundation move (the rule of Game.safe_foundation_moves) into *h: 1 if
+   there is one */
+static int next_auto(const Core *s, act_t *out) {
+    act_t h = 0;
+    int found = 0;
+    uint64_t home = homeable(s);
+    for (int i = 0; i < s->ncols && !found; i++) {
+        if (!s->len[i] || !may_go_home(home, top(s, i))) continue;
+        int card = top(s, i);
+        if (safe_home(s, card)) {
+            h = to_foundation(s, i, fpile(s, card));
+            found = 1;
+        }
+    }
+    if (!found && s->rlen && s->res_to_f && (s->any_part || s->rlen == 1)) {
+        int card = s->reserve[s->rlen - 1], pile = fpile(s, card);
+        if (pile >= 0 && safe_home(s, card)) {
+            h = mk(R2F, pile, 0, 0, 0, 0, P_RESERVE, P_ANYF, 0);
+            found = 1;
+        }
+    }
+    for (int c = 0; c < s->ncells && !found; c++) {
+        int card = s->cells[c];
+        if (card < 0) continue;
+        int pile = fpile(s, card);
+        if (pile >= 0 && safe_home(s, card)) {
+            h = mk(CELL2F, c, pile, 0, 0, 0, P_CELL + c, P_ANYF, 0);
+            found = 1;
+        }
+    }
+    *out = h;
+    return found;
+}
+
+/* Play safe foundation moves until none is left; the handles played go to out; returns how
+   many. */
 static int auto_moves(Core *s, act_t *out) {
     int n = 0;
-    for (;;) {
-        act_t h = 0;
-        int found = 0;
-        uint64_t home = homeable(s);
-        for (int i = 0; i < s->ncols && !found; i++) {
-            if (!s->len[i] || !may_go_home(home, top(s, i))) continue;
-            int card = top(s, i);
-            if (safe_home(s, card)) {
-                h = to_foundation(s, i, fpile(s, card));
-                found = 1;
-            }
-        }
-        if (!found && s->rlen && s->res_to_f && (s->any_part || s->rlen == 1)) {
-            int card = s->reserve[s->rlen - 1], pile = fpile(s, card);
-            if (pile >= 0 && safe_home(s, card)) {
-                h = mk(R2F, pile, 0, 0, 0, 0, P_RESERVE, P_ANYF, 0);
-                found = 1;
-            }
-        }
-        for (int c = 0; c < s->ncells && !found; c++) {
-            int card = s->cells[c];
-            if (card < 0) continue;
-            int pile = fpile(s, card);
-            if (pile >= 0 && safe_home(s, card)) {
-                h = mk(CELL2F, c, pile, 0, 0, 0, P_CELL + c, P_ANYF, 0);
-                found = 1;
-            }
-        }
-        if (!found) return n;
+    act_t h;
+    while (next_auto(s, &h)) {
         apply(s, h);
         out[n++] = h;
     }
+    return n;
+}
+
+/* auto_moves after move h from a position where none was due ("settled"): a move between
+   columns changes no foundation, and of the tops only the card it uncovers is new (the
+   moved cards' top was a top before), so nothing goes home unless that card can; then, or
+   after any other move, auto_moves as ever. */
+static int auto_moves_after(Core *s, act_t h, int settled, act_t *out) {
+    int kind = A_KIND(h), src = A_A(h);
+    if (settled && (kind == C2C || kind == GROUP)) {
+        if (!s->len[src]) return 0;
+        int card = top(s, src);
+        if (card >= HIDDEN || fpile(s, card) < 0 || !safe_home(s, card)) return 0;
+    }
+    return auto_moves(s, out);
 }
 
 /* ------------------------------------------------------------------ measures */
@@ -1750,6 +1772,8 @@ static int children(Search *t, const Scored *moves, int n) {
     const Table *lost = Py_IS_TYPE(t->lost, &KeySetType) ? &((KeySet *)t->lost)->t : NULL;
     size_t koff = 0, hoff = 0;
     int nk = 0;
+    act_t due;
+    int settled = !next_auto(s, &due); /* as nearly always: the node had its auto moves */
     if (grow((void **)&t->kids, &t->kids_cap, (size_t)n, sizeof(Child)) < 0) return -1;
     for (int i = 0; i < n; i++) {
         act_t h = moves[i].h;
@@ -1761,7 +1785,7 @@ static int children(Search *t, const Scored *moves, int n) {
         apply(s, h);
         hs[0] = h;
         Child *c = &t->kids[nk++];
-        c->nh = 1 + auto_moves(s, hs + 1);
+        c->nh = 1 + auto_moves_after(s, h, settled, hs + 1);
         c->key = koff;
         c->hs = hoff;
         c->klen = tree_key(s, t->kid_keys + koff, &c->hash);
