@@ -697,18 +697,31 @@ static int key_bytes(const Core *s, uint8_t *buf) {
     return n;
 }
 
+/* a new tuple of the objects given (references stolen; NULL with the rest released if one
+   is NULL), untracked by the garbage collector: the tuples made here hold only ints, bytes
+   and such tuples, which cannot form a cycle (the collector untracks them so itself, at the
+   first collection that traverses them; the searches make millions) */
+static PyObject *atomic_tuple(int n, PyObject **items) {
+    PyObject *tuple = NULL;
+    for (int i = 0; i < n; i++)
+        if (!items[i]) goto fail;
+    if (!(tuple = PyTuple_New(n))) goto fail;
+    for (int i = 0; i < n; i++) PyTuple_SET_ITEM(tuple, i, items[i]);
+    PyObject_GC_UnTrack(tuple);
+    return tuple;
+fail:
+    for (int i = 0; i < n; i++) Py_XDECREF(items[i]);
+    return NULL;
+}
+
+static PyObject *int_pair(long a, long b) {
+    PyObject *items[2] = {PyLong_FromLong(a), PyLong_FromLong(b)};
+    return atomic_tuple(2, items);
+}
+
 static PyObject *key_object(const uint8_t *buf, int n, int dealt) {
-    PyObject *bytes = PyBytes_FromStringAndSize((const char *)buf, n);
-    if (!bytes) return NULL;
-    PyObject *pos = PyLong_FromLong(dealt);
-    if (!pos) {
-        Py_DECREF(bytes);
-        return NULL;
-    }
-    PyObject *key = PyTuple_Pack(2, bytes, pos);
-    Py_DECREF(bytes);
-    Py_DECREF(pos);
-    return key;
+    PyObject *items[2] = {PyBytes_FromStringAndSize((const char *)buf, n), PyLong_FromLong(dealt)};
+    return atomic_tuple(2, items);
 }
 
 static PyObject *make_key(const Core *s) {
@@ -1840,8 +1853,9 @@ static int deal_into(Search *t, int node, int break_weight) {
     if (fresh) {
         int e = add_entry(t, buf, klen, hash, node, played, np);
         if (e < 0) return -1;
-        PyObject *item = Py_BuildValue("(iNy#)", rank_of(s, break_weight), entry_key(t, e), snap,
-                                       (Py_ssize_t)snap_bytes(s, snap));
+        PyObject *items[3] = {PyLong_FromLong(rank_of(s, break_weight)), entry_key(t, e), NULL};
+        items[2] = PyBytes_FromStringAndSize((const char *)snap, snap_bytes(s, snap));
+        PyObject *item = atomic_tuple(3, items);
         if (!item || PyList_Append(t->reached, item) < 0) {
             Py_XDECREF(item);
             return -1;
@@ -1871,12 +1885,12 @@ static PyObject *run(Search *t, int max_ticks, int spread, int break_weight) {
         t->pending = -1;
         if (node < 0) {
             if (!t->heap_n || (spread && t->left <= 0))
-                return Py_BuildValue("(ii)", spread ? S_DONE : S_LOST, ticks);
-            if (--t->left < 0 && !spread) return Py_BuildValue("(ii)", S_OPEN, ticks);
+                return int_pair(spread ? S_DONE : S_LOST, ticks);
+            if (--t->left < 0 && !spread) return int_pair(S_OPEN, ticks);
             int due = next_node(t, &node, ticks, max_ticks);
             if (due < 0) return NULL;
             ticks++;
-            if (due) return Py_BuildValue("(ii)", S_TICK, ticks);
+            if (due) return int_pair(S_TICK, ticks);
         }
         if (t->entries[node].snap_off == (size_t)-1) { /* its children will start from it */
             uint8_t snap[512];
@@ -1885,7 +1899,7 @@ static PyObject *run(Search *t, int max_ticks, int spread, int break_weight) {
         if (spread && deal_into(t, node, break_weight) < 0) return NULL;
         int won = expand_node(t, node, break_weight, !spread);
         if (won < 0) return NULL;
-        if (won) return Py_BuildValue("(ii)", S_WIN, ticks);
+        if (won) return int_pair(S_WIN, ticks);
     }
 }
 
@@ -2243,7 +2257,7 @@ static PyObject *Walk_step(Walk *w, PyObject *arg) {
     if (max_ticks == -1 && PyErr_Occurred()) return NULL;
     int ticks = 0, status = walk_on(w, max_ticks, &ticks);
     if (status < 0) return NULL;
-    return Py_BuildValue("(ii)", status, ticks);
+    return int_pair(status, ticks);
 }
 
 static void walk_reset(Walk *w) {
