@@ -1536,6 +1536,8 @@ typedef struct {
     size_t kid_keys_cap;
     act_t *kid_hs;
     size_t kid_hs_cap;
+    int dealt_rank, dealt_snap_len; /* the position a deal reaches from the node (a spread's) */
+    uint8_t dealt_snap[512];
 } Search;
 
 static PyTypeObject SearchType;
@@ -1751,12 +1753,6 @@ static int key_is_new(Search *t, const uint8_t *buf, int n, uint64_t h) {
     return known < 0 ? -1 : !known;
 }
 
-/* is the position on the board new (not in the tree, not lost)? its key bytes in buf */
-static int is_new(Search *t, uint8_t *buf, int *n, uint64_t *h) {
-    *n = tree_key(t->core, buf, h);
-    return key_is_new(t, buf, *n, *h);
-}
-
 static inline void prefetch_slot(const Table *k, uint64_t h) {
 #if defined(__GNUC__) || defined(__clang__)
     if (k->nslots) __builtin_prefetch(&k->slots[h & (k->nslots - 1)]);
@@ -1779,18 +1775,19 @@ static int rank_of(const Core *s, int break_weight) {
 
 /* play each move of the position on the board (but a deal) with its auto moves, and take
    them back: the children's keys and handles into t->kids, their slots in the tree and
-   the lost fetched meanwhile; how many, -1 on an error */
-static int children(Search *t, const Scored *moves, int n) {
+   the lost fetched meanwhile; how many, -1 on an error. With `deal`, the position a deal
+   from it reaches comes first (a beam's spread). */
+static int children(Search *t, const Scored *moves, int n, int deal, int break_weight) {
     Core *s = t->core;
     const Table *lost = Py_IS_TYPE(t->lost, &KeySetType) ? &((KeySet *)t->lost)->t : NULL;
     size_t koff = 0, hoff = 0;
     int nk = 0;
     act_t due;
     int settled = !next_auto(s, &due); /* as nearly always: the node had its auto moves */
-    if (grow((void **)&t->kids, &t->kids_cap, (size_t)n, sizeof(Child)) < 0) return -1;
-    for (int i = 0; i < n; i++) {
-        act_t h = moves[i].h;
-        if (A_KIND(h) == DEAL) continue;
+    if (grow((void **)&t->kids, &t->kids_cap, (size_t)n + 1, sizeof(Child)) < 0) return -1;
+    for (int i = -deal; i < n; i++) {
+        act_t h = i < 0 ? mk(DEAL, deal_count(s), 0, 0, 0, 0, P_STOCK, P_STOCK, 0) : moves[i].h;
+        if (i >= 0 && A_KIND(h) == DEAL) continue;
         if (grow((void **)&t->kid_keys, &t->kid_keys_cap, koff + 512, 1) < 0 ||
             grow((void **)&t->kid_hs, &t->kid_hs_cap, hoff + 256, sizeof(act_t)) < 0)
             return -1;
@@ -1804,6 +1801,10 @@ static int children(Search *t, const Scored *moves, int n) {
         c->klen = tree_key(s, t->kid_keys + koff, &c->hash);
         prefetch_slot(&t->tree, c->hash);
         if (lost) prefetch_slot(lost, c->hash);
+        if (i < 0) { /* nearly always new: measured now, not played again */
+            t->dealt_rank = rank_of(s, break_weight);
+            t->dealt_snap_len = snap_bytes(s, t->dealt_snap);
+        }
         for (int np = c->nh; np;) unapply(s, hs[--np]);
         koff += ((size_t)c->klen + 7) & ~(size_t)7;
         hoff += (size_t)c->nh;
@@ -1811,17 +1812,39 @@ static int children(Search *t, const Scored *moves, int n) {
     return nk;
 }
 
+/* the position dealt from a node of a spread joins the tree and the positions reached
+   (rank, key, snapshot, as children() measured them) if it is new; -1 on an error */
+static int add_dealt(Search *t, int node, const Child *c) {
+    const uint8_t *key = t->kid_keys + c->key;
+    int fresh = key_is_new(t, key, c->klen, c->hash);
+    if (fresh <= 0) return fresh;
+    int e = add_entry(t, key, c->klen, c->hash, node, t->kid_hs + c->hs, c->nh);
+    if (e < 0) return -1;
+    PyObject *items[3] = {PyLong_FromLong(t->dealt_rank), entry_key(t, e),
+                          PyBytes_FromStringAndSize((const char *)t->dealt_snap, t->dealt_snap_len)};
+    PyObject *item = atomic_tuple(3, items);
+    int done = item ? PyList_Append(t->reached, item) : -1;
+    Py_XDECREF(item);
+    return done;
+}
+
 /* expand entry `node` (on the board): its new children join the tree and the heap, in the
-   order of its moves; with stop_at_win, 1 when one is won (t->won, on the board) */
-static int expand_node(Search *t, int node, int break_weight, int stop_at_win) {
+   order of its moves (with `deal`, first the position a deal reaches, which joins the
+   positions reached instead: a beam's spread); with stop_at_win, 1 when one is won
+   (t->won, on the board). The node's snapshot is stored once a child needs it. */
+static int expand_node(Search *t, int node, int break_weight, int stop_at_win, int deal) {
     Core *s = t->core;
     Scored moves[MAXMOVES];
     int n = ordered_moves(s, t->deal_score, t->noise, moves);
     if (n < 0) return -1;
-    int nk = children(t, moves, n);
+    int nk = children(t, moves, n, deal, break_weight);
     if (nk < 0) return -1;
     for (int i = 0; i < nk; i++) {
         const Child *c = &t->kids[i];
+        if (deal && !i) {
+            if (add_dealt(t, node, c) < 0) return -1;
+            continue;
+        }
         const uint8_t *key = t->kid_keys + c->key;
         int fresh = key_is_new(t, key, c->klen, c->hash);
         if (fresh < 0) return -1;
@@ -1829,6 +1852,10 @@ static int expand_node(Search *t, int node, int break_weight, int stop_at_win) {
         const act_t *hs = t->kid_hs + c->hs;
         int e = add_entry(t, key, c->klen, c->hash, node, hs, c->nh);
         if (e < 0) return -1;
+        if (t->entries[node].snap_off == (size_t)-1) { /* this child will start from it */
+            uint8_t snap[512];
+            if (store_snap(t, node, snap, snap_bytes(s, snap)) < 0) return -1;
+        }
         for (int j = 0; j < c->nh; j++) apply(s, hs[j]);
         if (stop_at_win && cards_home(s) == s->total) {
             t->won = e;
@@ -1837,32 +1864,6 @@ static int expand_node(Search *t, int node, int break_weight, int stop_at_win) {
         if (heap_push(t, rank_of(s, break_weight), e) < 0) return -1;
         for (int np = c->nh; np;) unapply(s, hs[--np]);
     }
-    return 0;
-}
-
-static int deal_into(Search *t, int node, int break_weight) {
-    Core *s = t->core;
-    uint8_t buf[512], snap[512];
-    act_t played[256];
-    played[0] = mk(DEAL, deal_count(s), 0, 0, 0, 0, P_STOCK, P_STOCK, 0);
-    apply(s, played[0]);
-    int np = 1 + auto_moves(s, played + 1), klen;
-    uint64_t hash;
-    int fresh = is_new(t, buf, &klen, &hash);
-    if (fresh < 0) return -1;
-    if (fresh) {
-        int e = add_entry(t, buf, klen, hash, node, played, np);
-        if (e < 0) return -1;
-        PyObject *items[3] = {PyLong_FromLong(rank_of(s, break_weight)), entry_key(t, e), NULL};
-        items[2] = PyBytes_FromStringAndSize((const char *)snap, snap_bytes(s, snap));
-        PyObject *item = atomic_tuple(3, items);
-        if (!item || PyList_Append(t->reached, item) < 0) {
-            Py_XDECREF(item);
-            return -1;
-        }
-        Py_DECREF(item);
-    }
-    while (np) unapply(s, played[--np]);
     return 0;
 }
 
@@ -1892,12 +1893,7 @@ static PyObject *run(Search *t, int max_ticks, int spread, int break_weight) {
             ticks++;
             if (due) return int_pair(S_TICK, ticks);
         }
-        if (t->entries[node].snap_off == (size_t)-1) { /* its children will start from it */
-            uint8_t snap[512];
-            if (store_snap(t, node, snap, snap_bytes(t->core, snap)) < 0) return NULL;
-        }
-        if (spread && deal_into(t, node, break_weight) < 0) return NULL;
-        int won = expand_node(t, node, break_weight, !spread);
+        int won = expand_node(t, node, break_weight, !spread, spread);
         if (won < 0) return NULL;
         if (won) return int_pair(S_WIN, ticks);
     }
