@@ -542,10 +542,28 @@ static inline int sum_depths(const Core *s, const int8_t *depth) {
     return total;
 }
 
-/* cards that do not fit on the card below them in a column (its bottom card counts) */
+/* cards that do not fit on the card below them in a column (its bottom card counts); c is
+   a column's row (MAXCOL bytes) */
 static inline int column_breaks(const uint8_t *c, int L) {
-    int n = L > 0;
-    for (int t = 1; t < L; t++) n += (c[t - 1] >> 1) != (((c[t] >> 1) ^ 1) + 2);
+    int n = L > 0, t = 1;
+#if defined(__GNUC__) /* and clang: vector extensions, 16 cards a step, up to the row's end */
+    typedef uint8_t v16 __attribute__((vector_size(16)));
+    const v16 lane = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    if (L <= MAXCOL - 16)
+        for (; t < L; t += 16) { /* cards t.. on the cards below them */
+            v16 below, card;
+            memcpy(&below, c + t - 1, 16);
+            memcpy(&card, c + t, 16);
+            v16 odd = (v16)((below >> 1) != (((card >> 1) ^ 1) + 2)) &
+                      (v16)(lane < (uint8_t)(L - t < 16 ? L - t : 16)) & 1;
+            uint64_t half[2];
+            memcpy(half, &odd, 16);
+            /* bytes of 0 or 1, summed by a multiply */
+            n += (int)((half[0] * 0x0101010101010101ULL) >> 56) +
+                 (int)((half[1] * 0x0101010101010101ULL) >> 56);
+        }
+#endif
+    for (; t < L; t++) n += (c[t - 1] >> 1) != (((c[t] >> 1) ^ 1) + 2);
     return n;
 }
 
@@ -1356,34 +1374,40 @@ static int grow(void **buf, size_t *cap, size_t need, size_t item) {
     return 0;
 }
 
-#define HASH_LANES(h1, h2, b)                                                                \
+#define HASH_LANE(h, b, k, shift)                                                            \
     do {                                                                                     \
-        uint64_t w1_, w2_;                                                                   \
-        memcpy(&w1_, (b), 8);                                                                \
-        memcpy(&w2_, (b) + 8, 8);                                                            \
-        h1 = (h1 ^ w1_) * 0xff51afd7ed558ccdULL;                                             \
-        h2 = (h2 ^ w2_) * 0xc4ceb9fe1a85ec53ULL;                                             \
-        h1 ^= h1 >> 32;                                                                      \
-        h2 ^= h2 >> 29;                                                                      \
+        uint64_t w_;                                                                         \
+        memcpy(&w_, (b), 8);                                                                 \
+        h = (h ^ w_) * (k);                                                                  \
+        h ^= h >> (shift);                                                                   \
+    } while (0)
+
+#define HASH_STEP(h, b)                                                                      \
+    do {                                                                                     \
+        HASH_LANE(h[0], (b), 0xff51afd7ed558ccdULL, 32);                                     \
+        HASH_LANE(h[1], (b) + 8, 0xc4ceb9fe1a85ec53ULL, 29);                                 \
+        HASH_LANE(h[2], (b) + 16, 0x9e3779b97f4a7c15ULL, 31);                                \
+        HASH_LANE(h[3], (b) + 24, 0xd6e8feb86659fd93ULL, 30);                                \
     } while (0)
 
 static uint64_t hash_bytes(const uint8_t *b, int n) {
-    /* sixteen bytes at a time in two lanes, multiply and fold, the last sixteen bytes
-       read again where n is not a multiple (keys are about 100 bytes); then mixed */
-    uint64_t h1 = 0x9e3779b97f4a7c15ULL ^ (uint64_t)n, h2 = 0x632be59bd9b4e019ULL;
-    if (n >= 16) {
+    /* 32 bytes a step in four independent lanes, multiply and fold, the last 32 bytes read
+       again where n is not a multiple (keys are about 100 bytes); then the lanes mixed */
+    uint64_t h[4] = {0x9e3779b97f4a7c15ULL ^ (uint64_t)n, 0x632be59bd9b4e019ULL,
+                     0x85ebca6b2545f491ULL, 0x27d4eb2f165667c5ULL};
+    if (n >= 32) {
         int i = 0;
-        for (; i + 16 <= n; i += 16) HASH_LANES(h1, h2, b + i);
-        if (i < n) HASH_LANES(h1, h2, b + n - 16);
+        for (; i + 32 <= n; i += 32) HASH_STEP(h, b + i);
+        if (i < n) HASH_STEP(h, b + n - 32);
     } else {
-        for (int i = 0; i < n; i++) h1 = (h1 ^ b[i]) * 0x100000001b3ULL;
+        for (int i = 0; i < n; i++) h[0] = (h[0] ^ b[i]) * 0x100000001b3ULL;
     }
-    uint64_t h = h1 ^ (h2 * 0x9e3779b97f4a7c15ULL);
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ULL;
-    return h ^ (h >> 33);
+    uint64_t x = (h[0] ^ (h[1] * 0x9e3779b97f4a7c15ULL)) + (h[2] ^ (h[3] * 0xc2b2ae3d27d4eb4fULL));
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    return x ^ (x >> 33);
 }
 
 /* ------------------------------------------------------------------ tables of keys
