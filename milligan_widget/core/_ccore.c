@@ -1801,13 +1801,18 @@ static int rank_of(const Core *s, int break_weight) {
    them back: the children's keys and handles into t->kids, their slots in the tree and
    the lost fetched meanwhile; how many, -1 on an error. With `deal`, the position a deal
    from it reaches comes first (a beam's spread). */
-static int children(Search *t, const Scored *moves, int n, int deal, int break_weight) {
+static int children(Search *t, int node, const Scored *moves, int n, int deal, int break_weight) {
     Core *s = t->core;
     const Table *lost = Py_IS_TYPE(t->lost, &KeySetType) ? &((KeySet *)t->lost)->t : NULL;
     size_t koff = 0, hoff = 0;
     int nk = 0;
-    act_t due;
+    act_t due, back = 0;
     int settled = !next_auto(s, &due); /* as nearly always: the node had its auto moves */
+    const Entry *x = &t->entries[node];
+    if (x->parent >= 0 && x->nh == 1) { /* the node is its parent and one move, m */
+        act_t m = t->handles[x->h_off];
+        if ((A_KIND(m) == C2C || A_KIND(m) == GROUP) && !A_TURN(m)) back = m;
+    }
     if (grow((void **)&t->kids, &t->kids_cap, (size_t)n + 1, sizeof(Child)) < 0) return -1;
     for (int i = -deal; i < n; i++) {
         act_t h = i < 0 ? mk(DEAL, deal_count(s), 0, 0, 0, 0, P_STOCK, P_STOCK, 0) : moves[i].h;
@@ -1818,8 +1823,16 @@ static int children(Search *t, const Scored *moves, int n, int deal, int break_w
         act_t *hs = t->kid_hs + hoff;
         apply(s, h);
         hs[0] = h;
-        Child *c = &t->kids[nk++];
+        Child *c = &t->kids[nk];
         c->nh = 1 + auto_moves_after(s, h, settled, hs + 1);
+        if (back && c->nh == 1 && (A_KIND(h) == C2C || A_KIND(h) == GROUP) && !A_TURN(h) &&
+            A_A(h) == A_B(back) && A_B(h) == A_A(back) && A_K(h) == A_K(back)) {
+            /* m's cards moved straight back, nothing turned up or gone home: the parent's
+               very position, in the tree: not new (its key is not worth making) */
+            unapply(s, h);
+            continue;
+        }
+        nk++;
         c->key = koff;
         c->hs = hoff;
         c->klen = tree_key(s, t->kid_keys + koff, &c->hash);
@@ -1861,7 +1874,7 @@ static int expand_node(Search *t, int node, int break_weight, int stop_at_win, i
     Scored moves[MAXMOVES];
     int n = ordered_moves(s, t->deal_score, t->noise, moves);
     if (n < 0) return -1;
-    int nk = children(t, moves, n, deal, break_weight);
+    int nk = children(t, node, moves, n, deal, break_weight);
     if (nk < 0) return -1;
     for (int i = 0; i < nk; i++) {
         const Child *c = &t->kids[i];
