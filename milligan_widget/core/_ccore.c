@@ -769,11 +769,11 @@ static PyObject *make_snapshot(const Core *s) {
     return PyBytes_FromStringAndSize((const char *)buf, snap_bytes(s, buf));
 }
 
-static int load_snap(Core *s, const uint8_t *snap, Py_ssize_t size) {
+/* put a snapshot of `size` bytes at b on the board; b has 16 bytes of room past them (for
+   copy_padded); runs: the columns' runs, or NULL to count them */
+static int load_snap_from(Core *s, const uint8_t *b, Py_ssize_t size, const uint8_t *runs) {
     int n = 0, need = 2 + s->ncells + s->nfound + s->ncols;
-    uint8_t b[512 + 16]; /* with room past the end for copy_padded */
     if (size < need || size > 512) goto bad;
-    memcpy(b, snap, (size_t)size);
     s->pos = b[n++];
     s->rlen = b[n++];
     for (int c = 0; c < s->ncells; c++, n++) s->cells[c] = b[n] == 0xff ? -1 : b[n];
@@ -787,7 +787,7 @@ static int load_snap(Core *s, const uint8_t *snap, Py_ssize_t size) {
         if (s->len[j] > MAXCOL - 16) goto bad;
         copy_padded(s->cols[j], b + n, s->len[j]);
         n += s->len[j];
-        s->runs[j] = run_length(s->cols[j], s->len[j]);
+        s->runs[j] = runs ? runs[j] : run_length(s->cols[j], s->len[j]);
     }
     if (s->rlen > MAXCOL - 16) goto bad;
     copy_padded(s->reserve, b + n, s->rlen);
@@ -795,6 +795,30 @@ static int load_snap(Core *s, const uint8_t *snap, Py_ssize_t size) {
 bad:
     PyErr_SetString(PyExc_ValueError, "not a snapshot of this core");
     return -1;
+}
+
+static int load_snap(Core *s, const uint8_t *snap, Py_ssize_t size) {
+    uint8_t b[512 + 16]; /* with room past the end for copy_padded */
+    if (size < 0 || size > 512) {
+        PyErr_SetString(PyExc_ValueError, "not a snapshot of this core");
+        return -1;
+    }
+    memcpy(b, snap, (size_t)size);
+    return load_snap_from(s, b, size, NULL);
+}
+
+/* the runs of the columns of a snapshot (of this core's rules) into runs; 0, or -1 if it
+   is too short for its lengths (load_snap will refuse it) */
+static int snap_runs(const Core *s, const uint8_t *b, int size, uint8_t *runs) {
+    int head = 2 + s->ncells + s->nfound, n = head + s->ncols;
+    if (size < n) return -1;
+    for (int j = 0; j < s->ncols; j++) {
+        int L = b[head + j];
+        if (n + L > size) return -1;
+        runs[j] = (uint8_t)run_length(b + n, L);
+        n += L;
+    }
+    return 0;
 }
 
 static int load_snapshot(Core *s, PyObject *snap) {
@@ -1594,12 +1618,24 @@ static int add_entry(Search *t, const uint8_t *key, int n, uint64_t h, int paren
     return e;
 }
 
-static int store_snap(Search *t, int e, const uint8_t *b, int n) {
-    if (grow((void **)&t->snaps, &t->s_cap, t->s_len + (size_t)n, 1) < 0) return -1;
-    memcpy(t->snaps + t->s_len, b, (size_t)n);
-    t->entries[e].snap_off = t->s_len;
+/* keep entry e's snapshot (b, n bytes), then its columns' runs (the board's with `board`,
+   else counted), with 16 bytes of room past the end of what is kept: load_entry reads it
+   in place */
+static int store_snap(Search *t, int e, const uint8_t *b, int n, int board) {
+    const Core *s = t->core;
+    size_t at = t->s_len, size = (size_t)n + (size_t)s->ncols;
+    if (grow((void **)&t->snaps, &t->s_cap, at + size + 16, 1) < 0) return -1;
+    memcpy(t->snaps + at, b, (size_t)n);
+    uint8_t *runs = t->snaps + at + n;
+    if (board) {
+        for (int j = 0; j < s->ncols; j++) runs[j] = (uint8_t)s->runs[j];
+    } else if (snap_runs(s, b, n, runs) < 0) {
+        PyErr_SetString(PyExc_ValueError, "not a snapshot of this core");
+        return -1;
+    }
+    t->entries[e].snap_off = at;
     t->entries[e].snap_len = n;
-    t->s_len += (size_t)n;
+    t->s_len += size;
     return 0;
 }
 
@@ -1749,9 +1785,12 @@ static HeapItem heap_pop(Search *t) {
 static int load_entry(Search *t, int e) {
     const Entry *x = &t->entries[e];
     if (x->snap_off != (size_t)-1)
-        return load_snap(t->core, t->snaps + x->snap_off, x->snap_len);
+        return load_snap_from(t->core, t->snaps + x->snap_off, x->snap_len,
+                              t->snaps + x->snap_off + x->snap_len);
     const Entry *p = &t->entries[x->parent];
-    if (load_snap(t->core, t->snaps + p->snap_off, p->snap_len) < 0) return -1;
+    if (load_snap_from(t->core, t->snaps + p->snap_off, p->snap_len,
+                       t->snaps + p->snap_off + p->snap_len) < 0)
+        return -1;
     for (int i = 0; i < x->nh; i++) apply(t->core, t->handles[x->h_off + (size_t)i]);
     return 0;
 }
@@ -1891,7 +1930,7 @@ static int expand_node(Search *t, int node, int break_weight, int stop_at_win, i
         if (e < 0) return -1;
         if (t->entries[node].snap_off == (size_t)-1) { /* this child will start from it */
             uint8_t snap[512];
-            if (store_snap(t, node, snap, snap_bytes(s, snap)) < 0) return -1;
+            if (store_snap(t, node, snap, snap_bytes(s, snap), 1) < 0) return -1;
         }
         for (int j = 0; j < c->nh; j++) apply(s, hs[j]);
         if (stop_at_win && cards_home(s) == s->total) {
@@ -1972,7 +2011,7 @@ static PyObject *Search_seed(Search *t, PyObject *args) {
         return NULL;
     }
     if (t->entries[e].snap_off == (size_t)-1 &&
-        store_snap(t, e, (const uint8_t *)snap, (int)snap_len) < 0)
+        store_snap(t, e, (const uint8_t *)snap, (int)snap_len, 0) < 0)
         return NULL;
     t->heap_n = 0;
     t->pushed = -1; /* the seed is pushed 0th */
