@@ -451,7 +451,7 @@ static void unapply(Core *s, act_t h) {
     }
 }
 
-/* The first safe foundation move (the rule of Game.safe_foundation_moves) into *h: 1 if
+/* The first safe foundation move (the rule of Game.safe_foundation_moves) into *out: 1 if
    there is one */
 static int next_auto(const Core *s, act_t *out) {
     act_t h = 0;
