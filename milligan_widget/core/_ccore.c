@@ -86,6 +86,17 @@ static inline int fpile(const Core *s, int card) {
     return -1;
 }
 
+/* the cards that may go on a foundation now, a bit each (card code < 64; a face-down card,
+   HIDDEN added, never may): fpile(s, card) >= 0 exactly for these */
+static inline uint64_t homeable(const Core *s) {
+    uint64_t m = 0;
+    for (int p = 0; p < s->nfound; p++)
+        if (s->found[p] < 13) m |= (uint64_t)1 << (s->found[p] * 4 + s->fsuit[p]);
+    return m;
+}
+
+static inline int may_go_home(uint64_t home, int card) { return card < 64 && (home >> card) & 1; }
+
 static int safe_home(const Core *s, int card) {
     if (s->groups && s->pos < s->decklen) return 0;
     int rank = card >> 2, d = s->decks, first = (card & 3) * d;
@@ -279,10 +290,10 @@ static int generate(const Core *s, act_t *out) {
     uint8_t onto[64];
     empties(s, empty, &ne);
     if (!s->groups) tops_by_value(s, onto);
+    uint64_t home = homeable(s);
     for (int i = 0; i < s->ncols; i++) {
         if (!s->len[i]) continue;
-        int pile = fpile(s, top(s, i));
-        if (pile >= 0) ADD(&m, to_foundation(s, i, pile));
+        if (may_go_home(home, top(s, i))) ADD(&m, to_foundation(s, i, fpile(s, top(s, i))));
         if (s->groups)
             gen_groups_from(s, i, empty, ne, &m);
         else
@@ -295,8 +306,19 @@ static int generate(const Core *s, act_t *out) {
 
 /* ------------------------------------------------------------------ doing and undoing */
 
+/* copy n bytes sixteen at a time: up to 15 bytes past n are read and written too, so both
+   sides need that room (a column's row of MAXCOL holds any column; buffers of 512 any key
+   or snapshot with room to spare) */
+static inline void copy_padded(uint8_t *to, const uint8_t *from, int n) {
+    for (int i = 0; i < n; i += 16) memcpy(to + i, from + i, 16);
+}
+
+/* k cards from one pile (a column's row or the reserve, MAXCOL bytes each) to another */
 static inline void move_cards(uint8_t *from, int *flen, uint8_t *to, int *tlen, int k) {
-    memcpy(to + *tlen, from + *flen - k, (size_t)k);
+    if (k <= 16 && *tlen + 16 <= MAXCOL && *flen - k + 16 <= MAXCOL)
+        memcpy(to + *tlen, from + *flen - k, 16); /* what lies past the k cards is not read */
+    else
+        memcpy(to + *tlen, from + *flen - k, (size_t)k);
     *tlen += k;
     *flen -= k;
 }
@@ -429,41 +451,64 @@ static void unapply(Core *s, act_t h) {
     }
 }
 
-/* Play safe foundation moves until none is left (the rule of Game.safe_foundation_moves);
-   the handles played go to out; returns how many. */
+/* The first safe foundation move (the rule of Game.safe_foundation_moves) into *out: 1 if
+   there is one */
+static int next_auto(const Core *s, act_t *out) {
+    act_t h = 0;
+    int found = 0;
+    uint64_t home = homeable(s);
+    for (int i = 0; i < s->ncols && !found; i++) {
+        if (!s->len[i] || !may_go_home(home, top(s, i))) continue;
+        int card = top(s, i);
+        if (safe_home(s, card)) {
+            h = to_foundation(s, i, fpile(s, card));
+            found = 1;
+        }
+    }
+    if (!found && s->rlen && s->res_to_f && (s->any_part || s->rlen == 1)) {
+        int card = s->reserve[s->rlen - 1], pile = fpile(s, card);
+        if (pile >= 0 && safe_home(s, card)) {
+            h = mk(R2F, pile, 0, 0, 0, 0, P_RESERVE, P_ANYF, 0);
+            found = 1;
+        }
+    }
+    for (int c = 0; c < s->ncells && !found; c++) {
+        int card = s->cells[c];
+        if (card < 0) continue;
+        int pile = fpile(s, card);
+        if (pile >= 0 && safe_home(s, card)) {
+            h = mk(CELL2F, c, pile, 0, 0, 0, P_CELL + c, P_ANYF, 0);
+            found = 1;
+        }
+    }
+    *out = h;
+    return found;
+}
+
+/* Play safe foundation moves until none is left; the handles played go to out; returns how
+   many. */
 static int auto_moves(Core *s, act_t *out) {
     int n = 0;
-    for (;;) {
-        act_t h = 0;
-        int found = 0;
-        for (int i = 0; i < s->ncols && !found; i++) {
-            if (!s->len[i]) continue;
-            int card = top(s, i), pile = fpile(s, card);
-            if (pile >= 0 && safe_home(s, card)) {
-                h = to_foundation(s, i, pile);
-                found = 1;
-            }
-        }
-        if (!found && s->rlen && s->res_to_f && (s->any_part || s->rlen == 1)) {
-            int card = s->reserve[s->rlen - 1], pile = fpile(s, card);
-            if (pile >= 0 && safe_home(s, card)) {
-                h = mk(R2F, pile, 0, 0, 0, 0, P_RESERVE, P_ANYF, 0);
-                found = 1;
-            }
-        }
-        for (int c = 0; c < s->ncells && !found; c++) {
-            int card = s->cells[c];
-            if (card < 0) continue;
-            int pile = fpile(s, card);
-            if (pile >= 0 && safe_home(s, card)) {
-                h = mk(CELL2F, c, pile, 0, 0, 0, P_CELL + c, P_ANYF, 0);
-                found = 1;
-            }
-        }
-        if (!found) return n;
+    act_t h;
+    while (next_auto(s, &h)) {
         apply(s, h);
         out[n++] = h;
     }
+    return n;
+}
+
+/* auto_moves after move h from a position where none was due ("settled"): a move between
+   columns changes no foundation, and of the tops only the card it uncovers is new (the
+   moved cards' top was a top before), so nothing goes home unless that card can; then, or
+   after any other move, auto_moves as ever. */
+static int auto_moves_after(Core *s, act_t h, int settled, act_t *out) {
+    int kind = A_KIND(h), src = A_A(h);
+    if (settled && (kind == C2C || kind == GROUP)) {
+        if (!s->len[src]) return 0;
+        int card = top(s, src);
+        if (card >= HIDDEN || fpile(s, card) < 0 || !safe_home(s, card)) return 0;
+    }
+    return auto_moves(s, out);
 }
 
 /* ------------------------------------------------------------------ measures */
@@ -474,39 +519,69 @@ static int cards_home(const Core *s) {
     return n;
 }
 
-static int cover_score(const Core *s) {
-    /* one pass over the cards: the depth of the shallowest copy (face up or down) of each
-       card a foundation needs next */
-    int depth[64], total = 0;
-    for (int c = 0; c < 64; c++) depth[c] = -1;
+/* the shallowest depth of each card code a foundation needs next: depth[code] starts at 99
+   for those, -1 for the others (which stay -1: the minimum is taken for every card, with no
+   branch) */
+static inline void needed_depths(const Core *s, int8_t *depth) {
+    memset(depth, -1, 64);
     for (int p = 0; p < s->nfound; p++)
         if (s->found[p] < 13) depth[s->found[p] * 4 + s->fsuit[p]] = 99;
-    for (int j = 0; j < s->ncols; j++)
-        for (int t = 0, L = s->len[j]; t < L; t++) {
-            int c = s->cols[j][t] & 63;
-            if (depth[c] > L - t - 1) depth[c] = L - t - 1;
-        }
-    for (int t = 0; t < s->rlen; t++) { /* the cards above it in the reserve */
-        int c = s->reserve[t] & 63;
-        if (depth[c] > s->rlen - 1 - t) depth[c] = s->rlen - 1 - t;
+}
+
+static inline void pile_depths(const uint8_t *c, int L, int8_t *depth) {
+    for (int t = 0; t < L; t++) { /* the cards above it */
+        int k = c[t] & 63, d = L - 1 - t;
+        depth[k] = (int8_t)(depth[k] < d ? depth[k] : d);
     }
+}
+
+static inline int sum_depths(const Core *s, const int8_t *depth) {
+    int total = 0;
     for (int p = 0; p < s->nfound; p++)
         if (s->found[p] < 13) total += depth[s->found[p] * 4 + s->fsuit[p]];
     return total;
+}
+
+/* cards that do not fit on the card below them in a column (its bottom card counts); c is
+   a column's row (MAXCOL bytes) */
+static inline int column_breaks(const uint8_t *c, int L) {
+    int n = L > 0, t = 1;
+#if defined(__GNUC__) /* and clang: vector extensions, 16 cards a step, up to the row's end */
+    typedef uint8_t v16 __attribute__((vector_size(16)));
+    const v16 lane = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    if (L <= MAXCOL - 16)
+        for (; t < L; t += 16) { /* cards t.. on the cards below them */
+            v16 below, card;
+            memcpy(&below, c + t - 1, 16);
+            memcpy(&card, c + t, 16);
+            v16 odd = (v16)((below >> 1) != (((card >> 1) ^ 1) + 2)) &
+                      (v16)(lane < (uint8_t)(L - t < 16 ? L - t : 16)) & 1;
+            uint64_t half[2];
+            memcpy(half, &odd, 16);
+            /* bytes of 0 or 1, summed by a multiply */
+            n += (int)((half[0] * 0x0101010101010101ULL) >> 56) +
+                 (int)((half[1] * 0x0101010101010101ULL) >> 56);
+        }
+#endif
+    for (; t < L; t++) n += (c[t - 1] >> 1) != (((c[t] >> 1) ^ 1) + 2);
+    return n;
+}
+
+static int cover_score(const Core *s) {
+    /* one pass over the cards: the depth of the shallowest copy (face up or down) of each
+       card a foundation needs next (in a column or the reserve) */
+    int8_t depth[64];
+    needed_depths(s, depth);
+    for (int j = 0; j < s->ncols; j++) pile_depths(s->cols[j], s->len[j], depth);
+    pile_depths(s->reserve, s->rlen, depth);
+    return sum_depths(s, depth);
 }
 
 static int endgame_rank(const Core *s) { return (s->total - cards_home(s)) * 8 + cover_score(s); }
 
 static int breaks(const Core *s) {
     int n = 0;
-    for (int j = 0; j < s->ncols; j++) {
-        int below = -1;
-        for (int t = 0; t < s->len[j]; t++) {
-            int card = s->cols[j][t];
-            if (below < 0 || (below >> 1) != (((card >> 1) ^ 1) + 2)) n++;
-            below = card;
-        }
-    }
+    for (int j = 0; j < s->ncols; j++) n += column_breaks(s->cols[j], s->len[j]);
     return n;
 }
 
@@ -555,30 +630,62 @@ static inline int column_after(const Core *s, int i, int j) {
     return li > lj;
 }
 
-/* the key's bytes (without the cards dealt, the key's second half) into buf; returns the length */
-static int key_bytes(const Core *s, uint8_t *buf) {
-    int order[8], n = 0;
-    for (int j = 0; j < s->ncols; j++) order[j] = j;
-    if (s->pos >= s->decklen) {
-        /* insertion sort: stable and small; on the bottom cards first (an empty column's
-           is 0), the whole columns only where those are the same card */
-        int first[8];
-        for (int j = 0; j < s->ncols; j++) first[j] = s->len[j] ? s->cols[j][0] + 1 : 0;
-        for (int i = 1; i < s->ncols; i++) {
-            int v = order[i], j = i - 1;
-            while (j >= 0 && (first[order[j]] > first[v] ||
-                              (first[order[j]] == first[v] && first[v] &&
-                               column_after(s, order[j], v)))) {
-                order[j + 1] = order[j];
-                j--;
-            }
-            order[j + 1] = v;
+#define CSWAP(k, i, j)                                                                       \
+    do {                                                                                     \
+        unsigned a_ = (k)[i], b_ = (k)[j];                                                   \
+        (k)[i] = a_ < b_ ? a_ : b_;                                                          \
+        (k)[j] = a_ < b_ ? b_ : a_;                                                          \
+    } while (0)
+
+/* sort 8 numbers: a sorting network of 19 compare-exchanges, no branch to mispredict */
+static inline void sort8(unsigned *k) {
+    CSWAP(k, 0, 2); CSWAP(k, 1, 3); CSWAP(k, 4, 6); CSWAP(k, 5, 7);
+    CSWAP(k, 0, 4); CSWAP(k, 1, 5); CSWAP(k, 2, 6); CSWAP(k, 3, 7);
+    CSWAP(k, 0, 1); CSWAP(k, 2, 3); CSWAP(k, 4, 5); CSWAP(k, 6, 7);
+    CSWAP(k, 2, 4); CSWAP(k, 3, 5);
+    CSWAP(k, 1, 4); CSWAP(k, 3, 6);
+    CSWAP(k, 1, 2); CSWAP(k, 3, 4); CSWAP(k, 5, 6);
+}
+
+/* the columns in the key's order once the stock is out: by their bottom cards (an empty
+   column's is 0), the whole columns only where those are the same card (as memcmp, then
+   the lengths), a stable order (as an insertion sort gives it). Sorted on bottom card,
+   then number; then each run of columns with the same bottom card (rare) is put in order
+   by insertion. */
+static void column_order(const Core *s, int *order) {
+    int nc = s->ncols;
+    unsigned k[8];
+    for (int j = 0; j < 8; j++)
+        k[j] = j >= nc ? 0xffffu : (unsigned)(s->len[j] ? s->cols[j][0] + 1 : 0) << 3 | (unsigned)j;
+    sort8(k);
+    for (int i = 0; i < nc; i++) order[i] = (int)(k[i] & 7);
+    for (int i = 1; i < nc; i++) {
+        unsigned f = k[i] >> 3;
+        if (f != k[i - 1] >> 3 || !f) continue;
+        int v = order[i], j = i - 1;
+        while (j >= 0 && k[j] >> 3 == f && column_after(s, order[j], v)) {
+            order[j + 1] = order[j];
+            j--;
         }
+        order[j + 1] = v;
     }
-    for (int j = 0; j < s->ncols; j++) {
+}
+
+/* the key's bytes (without the cards dealt, the key's second half) into buf (of 512 bytes);
+   returns the length */
+static int key_bytes(const Core *s, uint8_t *buf) {
+    int order[8], n = 0, nc = s->ncols;
+    if (s->pos >= s->decklen)
+        column_order(s, order);
+    else
+        for (int j = 0; j < nc; j++) order[j] = j;
+    for (int j = 0; j < nc; j++) {
+        const uint8_t *col = s->cols[order[j]];
+        int L = s->len[order[j]];
         if (j) buf[n++] = 0xff;
-        memcpy(buf + n, s->cols[order[j]], (size_t)s->len[order[j]]);
-        n += s->len[order[j]];
+        memcpy(buf + n, col, 32); /* most columns: the rest of a row, and of buf, has room */
+        if (L > 32) copy_padded(buf + n + 32, col + 32, L - 32);
+        n += L;
     }
     buf[n++] = '|';
     if (s->decks == 2) {
@@ -590,7 +697,7 @@ static int key_bytes(const Core *s, uint8_t *buf) {
     } else {
         for (int p = 0; p < s->nfound; p++) buf[n++] = (uint8_t)s->found[p];
     }
-    memcpy(buf + n, s->reserve, (size_t)s->rlen);
+    copy_padded(buf + n, s->reserve, s->rlen);
     n += s->rlen;
     if (s->ncells) {
         int cs[4];
@@ -608,18 +715,31 @@ static int key_bytes(const Core *s, uint8_t *buf) {
     return n;
 }
 
+/* a new tuple of the objects given (references stolen; NULL with the rest released if one
+   is NULL), untracked by the garbage collector: the tuples made here hold only ints, bytes
+   and such tuples, which cannot form a cycle (the collector untracks them so itself, at the
+   first collection that traverses them; the searches make millions) */
+static PyObject *atomic_tuple(int n, PyObject **items) {
+    PyObject *tuple = NULL;
+    for (int i = 0; i < n; i++)
+        if (!items[i]) goto fail;
+    if (!(tuple = PyTuple_New(n))) goto fail;
+    for (int i = 0; i < n; i++) PyTuple_SET_ITEM(tuple, i, items[i]);
+    PyObject_GC_UnTrack(tuple);
+    return tuple;
+fail:
+    for (int i = 0; i < n; i++) Py_XDECREF(items[i]);
+    return NULL;
+}
+
+static PyObject *int_pair(long a, long b) {
+    PyObject *items[2] = {PyLong_FromLong(a), PyLong_FromLong(b)};
+    return atomic_tuple(2, items);
+}
+
 static PyObject *key_object(const uint8_t *buf, int n, int dealt) {
-    PyObject *bytes = PyBytes_FromStringAndSize((const char *)buf, n);
-    if (!bytes) return NULL;
-    PyObject *pos = PyLong_FromLong(dealt);
-    if (!pos) {
-        Py_DECREF(bytes);
-        return NULL;
-    }
-    PyObject *key = PyTuple_Pack(2, bytes, pos);
-    Py_DECREF(bytes);
-    Py_DECREF(pos);
-    return key;
+    PyObject *items[2] = {PyBytes_FromStringAndSize((const char *)buf, n), PyLong_FromLong(dealt)};
+    return atomic_tuple(2, items);
 }
 
 static PyObject *make_key(const Core *s) {
@@ -627,7 +747,7 @@ static PyObject *make_key(const Core *s) {
     return key_object(buf, key_bytes(s, buf), s->pos);
 }
 
-/* [pos, rlen, cells..., found..., lens..., columns..., reserve...] */
+/* [pos, rlen, cells..., found..., lens..., columns..., reserve...] into buf (of 512 bytes) */
 static int snap_bytes(const Core *s, uint8_t *buf) {
     int n = 0;
     buf[n++] = (uint8_t)s->pos;
@@ -636,10 +756,10 @@ static int snap_bytes(const Core *s, uint8_t *buf) {
     for (int p = 0; p < s->nfound; p++) buf[n++] = (uint8_t)s->found[p];
     for (int j = 0; j < s->ncols; j++) buf[n++] = (uint8_t)s->len[j];
     for (int j = 0; j < s->ncols; j++) {
-        memcpy(buf + n, s->cols[j], (size_t)s->len[j]);
+        copy_padded(buf + n, s->cols[j], s->len[j]);
         n += s->len[j];
     }
-    memcpy(buf + n, s->reserve, (size_t)s->rlen);
+    copy_padded(buf + n, s->reserve, s->rlen);
     n += s->rlen;
     return n;
 }
@@ -649,9 +769,11 @@ static PyObject *make_snapshot(const Core *s) {
     return PyBytes_FromStringAndSize((const char *)buf, snap_bytes(s, buf));
 }
 
-static int load_snap(Core *s, const uint8_t *b, Py_ssize_t size) {
+/* put a snapshot of `size` bytes at b on the board; b has 16 bytes of room past them (for
+   copy_padded); runs: the columns' runs, or NULL to count them */
+static int load_snap_from(Core *s, const uint8_t *b, Py_ssize_t size, const uint8_t *runs) {
     int n = 0, need = 2 + s->ncells + s->nfound + s->ncols;
-    if (size < need) goto bad;
+    if (size < need || size > 512) goto bad;
     s->pos = b[n++];
     s->rlen = b[n++];
     for (int c = 0; c < s->ncells; c++, n++) s->cells[c] = b[n] == 0xff ? -1 : b[n];
@@ -662,15 +784,41 @@ static int load_snap(Core *s, const uint8_t *b, Py_ssize_t size) {
     }
     if (size != need + s->rlen || s->pos > s->decklen) goto bad;
     for (int j = 0; j < s->ncols; j++) {
-        memcpy(s->cols[j], b + n, (size_t)s->len[j]);
+        if (s->len[j] > MAXCOL - 16) goto bad;
+        copy_padded(s->cols[j], b + n, s->len[j]);
         n += s->len[j];
-        s->runs[j] = run_length(s->cols[j], s->len[j]);
+        s->runs[j] = runs ? runs[j] : run_length(s->cols[j], s->len[j]);
     }
-    memcpy(s->reserve, b + n, (size_t)s->rlen);
+    if (s->rlen > MAXCOL - 16) goto bad;
+    copy_padded(s->reserve, b + n, s->rlen);
     return 0;
 bad:
     PyErr_SetString(PyExc_ValueError, "not a snapshot of this core");
     return -1;
+}
+
+static int load_snap(Core *s, const uint8_t *snap, Py_ssize_t size) {
+    uint8_t b[512 + 16]; /* with room past the end for copy_padded */
+    if (size < 0 || size > 512) {
+        PyErr_SetString(PyExc_ValueError, "not a snapshot of this core");
+        return -1;
+    }
+    memcpy(b, snap, (size_t)size);
+    return load_snap_from(s, b, size, NULL);
+}
+
+/* the runs of the columns of a snapshot (of this core's rules) into runs; 0, or -1 if it
+   is too short for its lengths (load_snap will refuse it) */
+static int snap_runs(const Core *s, const uint8_t *b, int size, uint8_t *runs) {
+    int head = 2 + s->ncells + s->nfound, n = head + s->ncols;
+    if (size < n) return -1;
+    for (int j = 0; j < s->ncols; j++) {
+        int L = b[head + j];
+        if (n + L > size) return -1;
+        runs[j] = (uint8_t)run_length(b + n, L);
+        n += L;
+    }
+    return 0;
 }
 
 static int load_snapshot(Core *s, PyObject *snap) {
@@ -1236,47 +1384,6 @@ static PyObject *Core_trapped_cards(Core *s, PyObject *unused) {
     return list;
 }
 
-/* ------------------------------------------------------------------ best-first search
- * Search mirrors core/python.py's PySearch: a tree of the positions reached (a hash table
- * of keys, each with its parent and the handles from it) and a heap of positions to expand,
- * lowest (rank, order pushed) first. A position waiting in the heap is not stored: it is
- * its parent's snapshot (kept once the parent is expanded) plus the handles from it. */
-
-enum { S_TICK, S_WIN, S_LOST, S_OPEN, S_DONE };
-
-typedef struct {
-    uint64_t hash;
-    size_t key_off, h_off, snap_off; /* snap_off: (size_t)-1 until stored */
-    int key_len, parent, nh, snap_len;
-} Entry;
-
-typedef struct {
-    int rank, pushed, node;
-} HeapItem;
-
-typedef struct {
-    PyObject_HEAD
-    Core *core;
-    PyObject *lost, *noise, *reached;
-    int deal_score;
-    Entry *entries;
-    int nentries, cap_entries;
-    int32_t *slots;
-    size_t nslots;
-    uint8_t *keys;
-    size_t keys_len, keys_cap;
-    act_t *handles;
-    size_t h_len, h_cap;
-    uint8_t *snaps;
-    size_t s_len, s_cap;
-    HeapItem *heap;
-    int heap_n, heap_cap;
-    int pushed, pending, won;
-    long left;
-} Search;
-
-static PyTypeObject SearchType;
-
 static int grow(void **buf, size_t *cap, size_t need, size_t item) {
     if (need <= *cap) return 0;
     size_t cap2 = *cap ? *cap : 1024;
@@ -1291,95 +1398,252 @@ static int grow(void **buf, size_t *cap, size_t need, size_t item) {
     return 0;
 }
 
+#define HASH_LANE(h, b, k, shift)                                                            \
+    do {                                                                                     \
+        uint64_t w_;                                                                         \
+        memcpy(&w_, (b), 8);                                                                 \
+        h = (h ^ w_) * (k);                                                                  \
+        h ^= h >> (shift);                                                                   \
+    } while (0)
+
+#define HASH_STEP(h, b)                                                                      \
+    do {                                                                                     \
+        HASH_LANE(h[0], (b), 0xff51afd7ed558ccdULL, 32);                                     \
+        HASH_LANE(h[1], (b) + 8, 0xc4ceb9fe1a85ec53ULL, 29);                                 \
+        HASH_LANE(h[2], (b) + 16, 0x9e3779b97f4a7c15ULL, 31);                                \
+        HASH_LANE(h[3], (b) + 24, 0xd6e8feb86659fd93ULL, 30);                                \
+    } while (0)
+
 static uint64_t hash_bytes(const uint8_t *b, int n) {
-    /* eight bytes at a time, multiply and fold (keys are about 120 bytes) */
-    uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)n, w;
-    int i = 0;
-    for (; i + 8 <= n; i += 8) {
-        memcpy(&w, b + i, 8);
-        h = (h ^ w) * 0xff51afd7ed558ccdULL;
-        h ^= h >> 32;
+    /* 32 bytes a step in four independent lanes, multiply and fold, the last 32 bytes read
+       again where n is not a multiple (keys are about 100 bytes); then the lanes mixed */
+    uint64_t h[4] = {0x9e3779b97f4a7c15ULL ^ (uint64_t)n, 0x632be59bd9b4e019ULL,
+                     0x85ebca6b2545f491ULL, 0x27d4eb2f165667c5ULL};
+    if (n >= 32) {
+        int i = 0;
+        for (; i + 32 <= n; i += 32) HASH_STEP(h, b + i);
+        if (i < n) HASH_STEP(h, b + n - 32);
+    } else {
+        for (int i = 0; i < n; i++) h[0] = (h[0] ^ b[i]) * 0x100000001b3ULL;
     }
-    for (; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ULL;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ULL;
-    return h ^ (h >> 29);
+    uint64_t x = (h[0] ^ (h[1] * 0x9e3779b97f4a7c15ULL)) + (h[2] ^ (h[3] * 0xc2b2ae3d27d4eb4fULL));
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    return x ^ (x >> 33);
 }
 
-/* the entry of a key (bytes plus the cards dealt as a last byte), or -1 */
-static int find(const Search *t, const uint8_t *key, int n, uint64_t h) {
-    if (!t->nslots) return -1;
+/* ------------------------------------------------------------------ tables of keys
+ * An open-addressing hash table of keys (linear probing, at most half full), the search
+ * tree's and a KeySet's. Each key is a record in one growing buffer: [hash u64][length u32]
+ * [value i32][the key's bytes, padded to 8]. A slot holds the record's offset / 8 + 1 in its
+ * low 32 bits (0: an empty slot) and the hash's high 32 bits, so that a probe reads a record
+ * only where those match: most probes touch the slots alone. */
+
+#define NO_RECORD ((size_t)-1)
+#define REC_HEAD 16
+#define TAG_MASK 0xffffffff00000000ULL
+
+typedef struct {
+    uint64_t *slots;
+    size_t nslots, count;
+    uint8_t *recs;
+    size_t rlen, rcap;
+} Table;
+
+static void table_release(Table *t) {
+    PyMem_Free(t->slots);
+    PyMem_Free(t->recs);
+    memset(t, 0, sizeof *t);
+}
+
+static inline uint32_t rec_len(const Table *t, size_t r) {
+    uint32_t n;
+    memcpy(&n, t->recs + r + 8, 4);
+    return n;
+}
+
+static inline uint64_t rec_hash(const Table *t, size_t r) {
+    uint64_t h;
+    memcpy(&h, t->recs + r, 8);
+    return h;
+}
+
+static inline int rec_value(const Table *t, size_t r) {
+    int32_t v;
+    memcpy(&v, t->recs + r + 12, 4);
+    return v;
+}
+
+static inline const uint8_t *rec_key(const Table *t, size_t r) { return t->recs + r + REC_HEAD; }
+
+static inline size_t rec_size(uint32_t n) { return REC_HEAD + (((size_t)n + 7) & ~(size_t)7); }
+
+/* the record of a key, or NO_RECORD */
+static size_t table_find(const Table *t, const uint8_t *key, int n, uint64_t h) {
+    if (!t->nslots) return NO_RECORD;
     size_t mask = t->nslots - 1;
+    uint64_t tag = h & TAG_MASK;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
-        int e = t->slots[i];
-        if (e < 0) return -1;
-        const Entry *x = &t->entries[e];
-        if (x->hash == h && x->key_len == n && !memcmp(t->keys + x->key_off, key, (size_t)n))
-            return e;
+        uint64_t v = t->slots[i];
+        if (!v) return NO_RECORD;
+        if ((v & TAG_MASK) != tag) continue;
+        size_t r = (size_t)((v & 0xffffffffu) - 1) * 8;
+        if (rec_len(t, r) == (uint32_t)n && !memcmp(rec_key(t, r), key, (size_t)n)) return r;
     }
 }
 
-static int rehash(Search *t) {
+static inline void table_place(uint64_t *slots, size_t nslots, uint64_t h, size_t r) {
+    size_t mask = nslots - 1, i = h & mask;
+    while (slots[i]) i = (i + 1) & mask;
+    slots[i] = (h & TAG_MASK) | (uint64_t)(r / 8 + 1);
+}
+
+static int table_rehash(Table *t) {
     size_t n = t->nslots ? t->nslots * 2 : 256; /* small: most searches are short */
-    int32_t *slots = PyMem_Malloc(n * sizeof(int32_t));
+    uint64_t *slots = PyMem_Calloc(n, sizeof(uint64_t));
     if (!slots) {
         PyErr_NoMemory();
         return -1;
     }
-    memset(slots, -1, n * sizeof(int32_t));
-    for (int e = 0; e < t->nentries; e++) {
-        size_t i = t->entries[e].hash & (n - 1);
-        while (slots[i] >= 0) i = (i + 1) & (n - 1);
-        slots[i] = e;
-    }
+    for (size_t r = 0; r < t->rlen; r += rec_size(rec_len(t, r)))
+        table_place(slots, n, rec_hash(t, r), r);
     PyMem_Free(t->slots);
     t->slots = slots;
     t->nslots = n;
     return 0;
 }
 
+/* add a key known not to be in the table; its record, or NO_RECORD on an error */
+static size_t table_add(Table *t, const uint8_t *key, int n, uint64_t h, int value) {
+    if ((t->count + 1) * 2 > t->nslots && table_rehash(t) < 0) return NO_RECORD;
+    size_t r = t->rlen, size = rec_size((uint32_t)n);
+    if ((r + size) / 8 >= 0xffffffffu) {
+        PyErr_NoMemory();
+        return NO_RECORD;
+    }
+    if (grow((void **)&t->recs, &t->rcap, r + size, 1) < 0) return NO_RECORD;
+    uint8_t *p = t->recs + r;
+    uint32_t len = (uint32_t)n;
+    int32_t v = value;
+    memcpy(p, &h, 8);
+    memcpy(p + 8, &len, 4);
+    memcpy(p + 12, &v, 4);
+    memcpy(p + REC_HEAD, key, (size_t)n);
+    t->rlen += size;
+    t->count++;
+    table_place(t->slots, t->nslots, h, r);
+    return r;
+}
+
+/* ------------------------------------------------------------------ best-first search
+ * Search mirrors core/python.py's PySearch: a tree of the positions reached (a hash table
+ * of keys, each with its parent and the handles from it) and a heap of positions to expand,
+ * lowest (rank, order pushed) first. A position waiting in the heap is not stored: it is
+ * its parent's snapshot (kept once the parent is expanded) plus the handles from it. */
+
+enum { S_TICK, S_WIN, S_LOST, S_OPEN, S_DONE };
+
+typedef struct {
+    size_t key, h_off, snap_off; /* key: its record in the tree's table; snap_off: (size_t)-1
+                                    until stored */
+    int parent, nh, snap_len;
+} Entry;
+
+typedef struct {
+    int rank, pushed, node;
+} HeapItem;
+
+typedef struct {
+    uint64_t hash;
+    size_t key, hs; /* offsets of its key and its handles (the move, then its auto moves) */
+    int klen, nh;
+} Child;
+
+typedef struct {
+    PyObject_HEAD
+    Core *core;
+    PyObject *lost, *noise, *reached;
+    int deal_score;
+    Entry *entries;
+    int nentries, cap_entries;
+    Table tree; /* the keys, each record's value its entry */
+    act_t *handles;
+    size_t h_len, h_cap;
+    uint8_t *snaps;
+    size_t s_len, s_cap;
+    HeapItem *heap;
+    int heap_n, heap_cap;
+    int pushed, pending, won;
+    long left;
+    /* the children of the position being expanded: their keys and the handles to them */
+    Child *kids;
+    size_t kids_cap;
+    uint8_t *kid_keys;
+    size_t kid_keys_cap;
+    act_t *kid_hs;
+    size_t kid_hs_cap;
+    int dealt_rank, dealt_snap_len; /* the position a deal reaches from the node (a spread's) */
+    uint8_t dealt_snap[512];
+} Search;
+
+static PyTypeObject SearchType;
+
+/* the entry of a key (bytes plus the cards dealt as a last byte), or -1 */
+static int find(const Search *t, const uint8_t *key, int n, uint64_t h) {
+    size_t r = table_find(&t->tree, key, n, h);
+    return r == NO_RECORD ? -1 : rec_value(&t->tree, r);
+}
+
 static int add_entry(Search *t, const uint8_t *key, int n, uint64_t h, int parent,
                      const act_t *hs, int nh) {
-    if ((size_t)(t->nentries + 1) * 2 > t->nslots && rehash(t) < 0) return -1;
     size_t cap = (size_t)t->cap_entries;
     if (grow((void **)&t->entries, &cap, (size_t)t->nentries + 1, sizeof(Entry)) < 0 ||
-        grow((void **)&t->keys, &t->keys_cap, t->keys_len + (size_t)n, 1) < 0 ||
         grow((void **)&t->handles, &t->h_cap, t->h_len + (size_t)nh, sizeof(act_t)) < 0)
         return -1;
     t->cap_entries = (int)cap;
+    size_t r = table_add(&t->tree, key, n, h, t->nentries);
+    if (r == NO_RECORD) return -1;
     int e = t->nentries++;
     Entry *x = &t->entries[e];
-    x->hash = h;
-    x->key_off = t->keys_len;
-    x->key_len = n;
+    x->key = r;
     x->parent = parent;
     x->h_off = t->h_len;
     x->nh = nh;
     x->snap_off = (size_t)-1;
     x->snap_len = 0;
-    memcpy(t->keys + t->keys_len, key, (size_t)n);
-    t->keys_len += (size_t)n;
     memcpy(t->handles + t->h_len, hs, (size_t)nh * sizeof(act_t));
     t->h_len += (size_t)nh;
-    size_t mask = t->nslots - 1, i = h & mask;
-    while (t->slots[i] >= 0) i = (i + 1) & mask;
-    t->slots[i] = e;
     return e;
 }
 
-static int store_snap(Search *t, int e, const uint8_t *b, int n) {
-    if (grow((void **)&t->snaps, &t->s_cap, t->s_len + (size_t)n, 1) < 0) return -1;
-    memcpy(t->snaps + t->s_len, b, (size_t)n);
-    t->entries[e].snap_off = t->s_len;
+/* keep entry e's snapshot (b, n bytes), then its columns' runs (the board's with `board`,
+   else counted), with 16 bytes of room past the end of what is kept: load_entry reads it
+   in place */
+static int store_snap(Search *t, int e, const uint8_t *b, int n, int board) {
+    const Core *s = t->core;
+    size_t at = t->s_len, size = (size_t)n + (size_t)s->ncols;
+    if (grow((void **)&t->snaps, &t->s_cap, at + size + 16, 1) < 0) return -1;
+    memcpy(t->snaps + at, b, (size_t)n);
+    uint8_t *runs = t->snaps + at + n;
+    if (board) {
+        for (int j = 0; j < s->ncols; j++) runs[j] = (uint8_t)s->runs[j];
+    } else if (snap_runs(s, b, n, runs) < 0) {
+        PyErr_SetString(PyExc_ValueError, "not a snapshot of this core");
+        return -1;
+    }
+    t->entries[e].snap_off = at;
     t->entries[e].snap_len = n;
-    t->s_len += (size_t)n;
+    t->s_len += size;
     return 0;
 }
 
 static PyObject *entry_key(const Search *t, int e) {
-    const Entry *x = &t->entries[e];
-    const uint8_t *k = t->keys + x->key_off;
-    return key_object(k, x->key_len - 1, k[x->key_len - 1]);
+    size_t r = t->entries[e].key;
+    const uint8_t *k = rec_key(&t->tree, r);
+    int n = (int)rec_len(&t->tree, r);
+    return key_object(k, n - 1, k[n - 1]);
 }
 
 /* a Python key (bytes, dealt) as the table's bytes */
@@ -1404,84 +1668,18 @@ static int key_from_object(PyObject *key, uint8_t *buf) {
 
 typedef struct {
     PyObject_HEAD
-    uint64_t *hashes;
-    size_t *offs;
-    int *lens;
-    int n, cap;
-    int32_t *slots;
-    size_t nslots;
-    uint8_t *bytes;
-    size_t blen, bcap;
+    Table t;
 } KeySet;
 
 static PyTypeObject KeySetType;
 
-/* free a set's memory: it is empty again */
-static void keyset_release(KeySet *k) {
-    PyMem_Free(k->hashes);
-    PyMem_Free(k->offs);
-    PyMem_Free(k->lens);
-    PyMem_Free(k->slots);
-    PyMem_Free(k->bytes);
-    k->hashes = NULL;
-    k->offs = NULL;
-    k->lens = NULL;
-    k->slots = NULL;
-    k->bytes = NULL;
-    k->n = k->cap = 0;
-    k->nslots = k->blen = k->bcap = 0;
+static inline int keyset_find(const Table *k, const uint8_t *key, int n, uint64_t h) {
+    return table_find(k, key, n, h) != NO_RECORD;
 }
 
-static int keyset_find(const KeySet *k, const uint8_t *key, int n, uint64_t h) {
-    if (!k->nslots) return -1;
-    size_t mask = k->nslots - 1;
-    for (size_t i = h & mask;; i = (i + 1) & mask) {
-        int e = k->slots[i];
-        if (e < 0) return -1;
-        if (k->hashes[e] == h && k->lens[e] == n && !memcmp(k->bytes + k->offs[e], key, (size_t)n))
-            return e;
-    }
-}
-
-static int keyset_rehash(KeySet *k) {
-    size_t n = k->nslots ? k->nslots * 2 : 256; /* small: most searches are short */
-    int32_t *slots = PyMem_Malloc(n * sizeof(int32_t));
-    if (!slots) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    memset(slots, -1, n * sizeof(int32_t));
-    for (int e = 0; e < k->n; e++) {
-        size_t i = k->hashes[e] & (n - 1);
-        while (slots[i] >= 0) i = (i + 1) & (n - 1);
-        slots[i] = e;
-    }
-    PyMem_Free(k->slots);
-    k->slots = slots;
-    k->nslots = n;
-    return 0;
-}
-
-static int keyset_add(KeySet *k, const uint8_t *key, int n, uint64_t h) {
-    if (keyset_find(k, key, n, h) >= 0) return 0;
-    if ((size_t)(k->n + 1) * 2 > k->nslots && keyset_rehash(k) < 0) return -1;
-    size_t cap = (size_t)k->cap, cap2 = cap, cap3 = cap;
-    if (grow((void **)&k->hashes, &cap, (size_t)k->n + 1, sizeof(uint64_t)) < 0 ||
-        grow((void **)&k->offs, &cap2, (size_t)k->n + 1, sizeof(size_t)) < 0 ||
-        grow((void **)&k->lens, &cap3, (size_t)k->n + 1, sizeof(int)) < 0 ||
-        grow((void **)&k->bytes, &k->bcap, k->blen + (size_t)n, 1) < 0)
-        return -1;
-    k->cap = (int)cap;
-    int e = k->n++;
-    k->hashes[e] = h;
-    k->offs[e] = k->blen;
-    k->lens[e] = n;
-    memcpy(k->bytes + k->blen, key, (size_t)n);
-    k->blen += (size_t)n;
-    size_t mask = k->nslots - 1, i = h & mask;
-    while (k->slots[i] >= 0) i = (i + 1) & mask;
-    k->slots[i] = e;
-    return 0;
+static int keyset_add(Table *k, const uint8_t *key, int n, uint64_t h) {
+    if (table_find(k, key, n, h) != NO_RECORD) return 0;
+    return table_add(k, key, n, h, 0) == NO_RECORD ? -1 : 0;
 }
 
 static int KeySet_contains(KeySet *k, PyObject *key) {
@@ -1491,13 +1689,13 @@ static int KeySet_contains(KeySet *k, PyObject *key) {
         PyErr_Clear();
         return 0; /* not a key: not in the set */
     }
-    return keyset_find(k, buf, n, hash_bytes(buf, n)) >= 0;
+    return keyset_find(&k->t, buf, n, hash_bytes(buf, n));
 }
 
 static PyObject *KeySet_add(KeySet *k, PyObject *key) {
     uint8_t buf[512];
     int n = key_from_object(key, buf);
-    if (n < 0 || keyset_add(k, buf, n, hash_bytes(buf, n)) < 0) return NULL;
+    if (n < 0 || keyset_add(&k->t, buf, n, hash_bytes(buf, n)) < 0) return NULL;
     Py_RETURN_NONE;
 }
 
@@ -1518,10 +1716,10 @@ static PyObject *KeySet_update(KeySet *k, PyObject *keys) {
     Py_RETURN_NONE;
 }
 
-static Py_ssize_t KeySet_len(KeySet *k) { return k->n; }
+static Py_ssize_t KeySet_len(KeySet *k) { return (Py_ssize_t)k->t.count; }
 
 static void KeySet_dealloc(KeySet *k) {
-    keyset_release(k);
+    table_release(&k->t);
     Py_TYPE(k)->tp_free((PyObject *)k);
 }
 
@@ -1587,87 +1785,161 @@ static HeapItem heap_pop(Search *t) {
 static int load_entry(Search *t, int e) {
     const Entry *x = &t->entries[e];
     if (x->snap_off != (size_t)-1)
-        return load_snap(t->core, t->snaps + x->snap_off, x->snap_len);
+        return load_snap_from(t->core, t->snaps + x->snap_off, x->snap_len,
+                              t->snaps + x->snap_off + x->snap_len);
     const Entry *p = &t->entries[x->parent];
-    if (load_snap(t->core, t->snaps + p->snap_off, p->snap_len) < 0) return -1;
+    if (load_snap_from(t->core, t->snaps + p->snap_off, p->snap_len,
+                       t->snaps + p->snap_off + p->snap_len) < 0)
+        return -1;
     for (int i = 0; i < x->nh; i++) apply(t->core, t->handles[x->h_off + (size_t)i]);
     return 0;
 }
 
-/* is the position on the board new (not in the tree, not lost)? its key bytes in buf */
-static int is_new(Search *t, uint8_t *buf, int *n, uint64_t *h) {
-    *n = key_bytes(t->core, buf);
-    buf[(*n)++] = (uint8_t)t->core->pos;
-    *h = hash_bytes(buf, *n);
-    if (find(t, buf, *n, *h) >= 0) return 0;
-    if (Py_IS_TYPE(t->lost, &KeySetType))
-        return keyset_find((KeySet *)t->lost, buf, *n, *h) < 0;
+/* the key of the position on the board, as the tree keeps it (the cards dealt last) into
+   buf; its length */
+static int tree_key(const Core *s, uint8_t *buf, uint64_t *h) {
+    int n = key_bytes(s, buf);
+    buf[n++] = (uint8_t)s->pos;
+    *h = hash_bytes(buf, n);
+    return n;
+}
+
+/* is a key (of tree_key) new: not in the tree, not lost? -1 on an error */
+static int key_is_new(Search *t, const uint8_t *buf, int n, uint64_t h) {
+    if (find(t, buf, n, h) >= 0) return 0;
+    if (Py_IS_TYPE(t->lost, &KeySetType)) return !keyset_find(&((KeySet *)t->lost)->t, buf, n, h);
     if (!PySet_GET_SIZE(t->lost)) return 1;
-    PyObject *key = key_object(buf, *n - 1, t->core->pos);
+    PyObject *key = key_object(buf, n - 1, buf[n - 1]);
     if (!key) return -1;
     int known = PySet_Contains(t->lost, key);
     Py_DECREF(key);
     return known < 0 ? -1 : !known;
 }
 
-static int rank_of(const Core *s, int break_weight) {
-    return endgame_rank(s) + (break_weight ? break_weight * breaks(s) : 0);
+static inline void prefetch_slot(const Table *k, uint64_t h) {
+#if defined(__GNUC__) || defined(__clang__)
+    if (k->nslots) __builtin_prefetch(&k->slots[h & (k->nslots - 1)]);
+#endif
 }
 
-/* expand entry `node` (on the board): its new children join the tree and the heap; with
-   stop_at_win, 1 when one is won (t->won) */
-static int expand_node(Search *t, int node, int break_weight, int stop_at_win) {
+/* endgame_rank, plus break_weight times the breaks: one pass over the columns */
+static int rank_of(const Core *s, int break_weight) {
+    if (!break_weight) return endgame_rank(s);
+    int8_t depth[64];
+    int n = 0;
+    needed_depths(s, depth);
+    for (int j = 0; j < s->ncols; j++) {
+        pile_depths(s->cols[j], s->len[j], depth);
+        n += column_breaks(s->cols[j], s->len[j]);
+    }
+    pile_depths(s->reserve, s->rlen, depth);
+    return (s->total - cards_home(s)) * 8 + sum_depths(s, depth) + break_weight * n;
+}
+
+/* play each move of the position on the board (but a deal) with its auto moves, and take
+   them back: the children's keys and handles into t->kids, their slots in the tree and
+   the lost fetched meanwhile; how many, -1 on an error. With `deal`, the position a deal
+   from it reaches comes first (a beam's spread). */
+static int children(Search *t, int node, const Scored *moves, int n, int deal, int break_weight) {
     Core *s = t->core;
-    uint8_t buf[512];
+    const Table *lost = Py_IS_TYPE(t->lost, &KeySetType) ? &((KeySet *)t->lost)->t : NULL;
+    size_t koff = 0, hoff = 0;
+    int nk = 0;
+    act_t due, back = 0;
+    int settled = !next_auto(s, &due); /* as nearly always: the node had its auto moves */
+    const Entry *x = &t->entries[node];
+    if (x->parent >= 0 && x->nh == 1) { /* the node is its parent and one move, m */
+        act_t m = t->handles[x->h_off];
+        if ((A_KIND(m) == C2C || A_KIND(m) == GROUP) && !A_TURN(m)) back = m;
+    }
+    if (grow((void **)&t->kids, &t->kids_cap, (size_t)n + 1, sizeof(Child)) < 0) return -1;
+    for (int i = -deal; i < n; i++) {
+        act_t h = i < 0 ? mk(DEAL, deal_count(s), 0, 0, 0, 0, P_STOCK, P_STOCK, 0) : moves[i].h;
+        if (i >= 0 && A_KIND(h) == DEAL) continue;
+        if (grow((void **)&t->kid_keys, &t->kid_keys_cap, koff + 512, 1) < 0 ||
+            grow((void **)&t->kid_hs, &t->kid_hs_cap, hoff + 256, sizeof(act_t)) < 0)
+            return -1;
+        act_t *hs = t->kid_hs + hoff;
+        apply(s, h);
+        hs[0] = h;
+        Child *c = &t->kids[nk];
+        c->nh = 1 + auto_moves_after(s, h, settled, hs + 1);
+        if (back && c->nh == 1 && (A_KIND(h) == C2C || A_KIND(h) == GROUP) && !A_TURN(h) &&
+            A_A(h) == A_B(back) && A_B(h) == A_A(back) && A_K(h) == A_K(back)) {
+            /* m's cards moved straight back, nothing turned up or gone home: the parent's
+               very position, in the tree: not new (its key is not worth making) */
+            unapply(s, h);
+            continue;
+        }
+        nk++;
+        c->key = koff;
+        c->hs = hoff;
+        c->klen = tree_key(s, t->kid_keys + koff, &c->hash);
+        prefetch_slot(&t->tree, c->hash);
+        if (lost) prefetch_slot(lost, c->hash);
+        if (i < 0) { /* nearly always new: measured now, not played again */
+            t->dealt_rank = rank_of(s, break_weight);
+            t->dealt_snap_len = snap_bytes(s, t->dealt_snap);
+        }
+        for (int np = c->nh; np;) unapply(s, hs[--np]);
+        koff += ((size_t)c->klen + 7) & ~(size_t)7;
+        hoff += (size_t)c->nh;
+    }
+    return nk;
+}
+
+/* the position dealt from a node of a spread joins the tree and the positions reached
+   (rank, key, snapshot, as children() measured them) if it is new; -1 on an error */
+static int add_dealt(Search *t, int node, const Child *c) {
+    const uint8_t *key = t->kid_keys + c->key;
+    int fresh = key_is_new(t, key, c->klen, c->hash);
+    if (fresh <= 0) return fresh;
+    int e = add_entry(t, key, c->klen, c->hash, node, t->kid_hs + c->hs, c->nh);
+    if (e < 0) return -1;
+    PyObject *items[3] = {PyLong_FromLong(t->dealt_rank), entry_key(t, e),
+                          PyBytes_FromStringAndSize((const char *)t->dealt_snap, t->dealt_snap_len)};
+    PyObject *item = atomic_tuple(3, items);
+    int done = item ? PyList_Append(t->reached, item) : -1;
+    Py_XDECREF(item);
+    return done;
+}
+
+/* expand entry `node` (on the board): its new children join the tree and the heap, in the
+   order of its moves (with `deal`, first the position a deal reaches, which joins the
+   positions reached instead: a beam's spread); with stop_at_win, 1 when one is won
+   (t->won, on the board). The node's snapshot is stored once a child needs it. */
+static int expand_node(Search *t, int node, int break_weight, int stop_at_win, int deal) {
+    Core *s = t->core;
     Scored moves[MAXMOVES];
     int n = ordered_moves(s, t->deal_score, t->noise, moves);
     if (n < 0) return -1;
-    act_t played[256];
-    for (int i = 0; i < n; i++) {
-        act_t h = moves[i].h;
-        if (A_KIND(h) == DEAL) continue;
-        apply(s, h);
-        played[0] = h;
-        int np = 1 + auto_moves(s, played + 1), klen;
-        uint64_t hash;
-        int fresh = is_new(t, buf, &klen, &hash);
+    int nk = children(t, node, moves, n, deal, break_weight);
+    if (nk < 0) return -1;
+    for (int i = 0; i < nk; i++) {
+        const Child *c = &t->kids[i];
+        if (deal && !i) {
+            if (add_dealt(t, node, c) < 0) return -1;
+            continue;
+        }
+        const uint8_t *key = t->kid_keys + c->key;
+        int fresh = key_is_new(t, key, c->klen, c->hash);
         if (fresh < 0) return -1;
-        if (fresh) {
-            int e = add_entry(t, buf, klen, hash, node, played, np);
-            if (e < 0) return -1;
-            if (stop_at_win && cards_home(s) == s->total) {
-                t->won = e;
-                return 1;
-            }
-            if (heap_push(t, rank_of(s, break_weight), e) < 0) return -1;
-        }
-        while (np) unapply(s, played[--np]);
-    }
-    return 0;
-}
-
-static int deal_into(Search *t, int node, int break_weight) {
-    Core *s = t->core;
-    uint8_t buf[512], snap[512];
-    act_t played[256];
-    played[0] = mk(DEAL, deal_count(s), 0, 0, 0, 0, P_STOCK, P_STOCK, 0);
-    apply(s, played[0]);
-    int np = 1 + auto_moves(s, played + 1), klen;
-    uint64_t hash;
-    int fresh = is_new(t, buf, &klen, &hash);
-    if (fresh < 0) return -1;
-    if (fresh) {
-        int e = add_entry(t, buf, klen, hash, node, played, np);
+        if (!fresh) continue;
+        const act_t *hs = t->kid_hs + c->hs;
+        int e = add_entry(t, key, c->klen, c->hash, node, hs, c->nh);
         if (e < 0) return -1;
-        PyObject *item = Py_BuildValue("(iNy#)", rank_of(s, break_weight), entry_key(t, e), snap,
-                                       (Py_ssize_t)snap_bytes(s, snap));
-        if (!item || PyList_Append(t->reached, item) < 0) {
-            Py_XDECREF(item);
-            return -1;
+        if (t->entries[node].snap_off == (size_t)-1) { /* this child will start from it */
+            uint8_t snap[512];
+            if (store_snap(t, node, snap, snap_bytes(s, snap), 1) < 0) return -1;
         }
-        Py_DECREF(item);
+        for (int j = 0; j < c->nh; j++) apply(s, hs[j]);
+        if (stop_at_win && cards_home(s) == s->total) {
+            t->won = e;
+            return 1;
+        }
+        if (heap_push(t, rank_of(s, break_weight), e) < 0) return -1;
+        for (int np = c->nh; np;) unapply(s, hs[--np]);
     }
-    while (np) unapply(s, played[--np]);
     return 0;
 }
 
@@ -1690,21 +1962,16 @@ static PyObject *run(Search *t, int max_ticks, int spread, int break_weight) {
         t->pending = -1;
         if (node < 0) {
             if (!t->heap_n || (spread && t->left <= 0))
-                return Py_BuildValue("(ii)", spread ? S_DONE : S_LOST, ticks);
-            if (--t->left < 0 && !spread) return Py_BuildValue("(ii)", S_OPEN, ticks);
+                return int_pair(spread ? S_DONE : S_LOST, ticks);
+            if (--t->left < 0 && !spread) return int_pair(S_OPEN, ticks);
             int due = next_node(t, &node, ticks, max_ticks);
             if (due < 0) return NULL;
             ticks++;
-            if (due) return Py_BuildValue("(ii)", S_TICK, ticks);
+            if (due) return int_pair(S_TICK, ticks);
         }
-        if (t->entries[node].snap_off == (size_t)-1) { /* its children will start from it */
-            uint8_t snap[512];
-            if (store_snap(t, node, snap, snap_bytes(t->core, snap)) < 0) return NULL;
-        }
-        if (spread && deal_into(t, node, break_weight) < 0) return NULL;
-        int won = expand_node(t, node, break_weight, !spread);
+        int won = expand_node(t, node, break_weight, !spread, spread);
         if (won < 0) return NULL;
-        if (won) return Py_BuildValue("(ii)", S_WIN, ticks);
+        if (won) return int_pair(S_WIN, ticks);
     }
 }
 
@@ -1744,7 +2011,7 @@ static PyObject *Search_seed(Search *t, PyObject *args) {
         return NULL;
     }
     if (t->entries[e].snap_off == (size_t)-1 &&
-        store_snap(t, e, (const uint8_t *)snap, (int)snap_len) < 0)
+        store_snap(t, e, (const uint8_t *)snap, (int)snap_len, 0) < 0)
         return NULL;
     t->heap_n = 0;
     t->pushed = -1; /* the seed is pushed 0th */
@@ -1797,9 +2064,11 @@ static PyObject *Search_heap_size(Search *t, PyObject *unused) {
 
 static PyObject *Search_mark_lost(Search *t, PyObject *unused) {
     if (Py_IS_TYPE(t->lost, &KeySetType)) {
+        Table *lost = &((KeySet *)t->lost)->t;
         for (int e = 0; e < t->nentries; e++) {
-            const Entry *x = &t->entries[e];
-            if (keyset_add((KeySet *)t->lost, t->keys + x->key_off, x->key_len, x->hash) < 0)
+            size_t r = t->entries[e].key;
+            if (keyset_add(lost, rec_key(&t->tree, r), (int)rec_len(&t->tree, r),
+                           rec_hash(&t->tree, r)) < 0)
                 return NULL;
         }
         Py_RETURN_NONE;
@@ -1843,11 +2112,13 @@ static void Search_dealloc(Search *t) {
     Py_CLEAR(t->noise);
     Py_CLEAR(t->reached);
     PyMem_Free(t->entries);
-    PyMem_Free(t->slots);
-    PyMem_Free(t->keys);
+    table_release(&t->tree);
     PyMem_Free(t->handles);
     PyMem_Free(t->snaps);
     PyMem_Free(t->heap);
+    PyMem_Free(t->kids);
+    PyMem_Free(t->kid_keys);
+    PyMem_Free(t->kid_hs);
     Py_TYPE(t)->tp_free((PyObject *)t);
 }
 
@@ -1900,7 +2171,7 @@ typedef struct {
     int deal_score, trap_rows, trap_pays, max_depth;
     int trap_tries[TRAP_ROWS_MAX + 1][2]; /* [tried, trapped] by rows left to deal */
     int trapped_positions, too_deep;
-    KeySet seen, free; /* seen this round; passed by the trapped-card test (every round) */
+    Table seen, free; /* seen this round; passed by the trapped-card test (every round) */
     Frame *frames;
     size_t nframes, cap_frames;
     act_t *stack;
@@ -1917,7 +2188,7 @@ static PyTypeObject WalkType;
 
 /* is the key (bytes, the cards dealt last) among the lost, a KeySet or a Python set? */
 static int in_lost(PyObject *lost, const uint8_t *key, int n, uint64_t h) {
-    if (Py_IS_TYPE(lost, &KeySetType)) return keyset_find((KeySet *)lost, key, n, h) >= 0;
+    if (Py_IS_TYPE(lost, &KeySetType)) return keyset_find(&((KeySet *)lost)->t, key, n, h);
     if (!PySet_GET_SIZE(lost)) return 0;
     PyObject *obj = key_object(key, n - 1, key[n - 1]);
     if (!obj) return -1;
@@ -1927,7 +2198,7 @@ static int in_lost(PyObject *lost, const uint8_t *key, int n, uint64_t h) {
 }
 
 static int add_lost(PyObject *lost, const uint8_t *key, int n, uint64_t h) {
-    if (Py_IS_TYPE(lost, &KeySetType)) return keyset_add((KeySet *)lost, key, n, h);
+    if (Py_IS_TYPE(lost, &KeySetType)) return keyset_add(&((KeySet *)lost)->t, key, n, h);
     PyObject *obj = key_object(key, n - 1, key[n - 1]);
     if (!obj) return -1;
     int done = PySet_Add(lost, obj);
@@ -1939,7 +2210,7 @@ static int add_lost(PyObject *lost, const uint8_t *key, int n, uint64_t h) {
 static int walk_trapped(Walk *w, const uint8_t *key, int n, uint64_t h) {
     Core *s = w->core;
     int rows = (s->decklen - s->pos + s->ncols - 1) / s->ncols;
-    if (rows > w->trap_rows || keyset_find(&w->free, key, n, h) >= 0) return 0;
+    if (rows > w->trap_rows || keyset_find(&w->free, key, n, h)) return 0;
     int *tries = w->trap_tries[rows];
     if (tries[0] >= w->trap_pays && tries[1] * w->trap_pays < tries[0]) return 0;
     tries[0]++;
@@ -1970,7 +2241,7 @@ static int arrive(Walk *w) {
     w->klen = key_bytes(s, w->key);
     w->key[w->klen++] = (uint8_t)s->pos;
     w->hash = hash_bytes(w->key, w->klen);
-    int known = keyset_find(&w->seen, w->key, w->klen, w->hash) >= 0;
+    int known = keyset_find(&w->seen, w->key, w->klen, w->hash);
     if (!known) known = in_lost(w->lost, w->key, w->klen, w->hash);
     if (known < 0) return -1;
     if (!known) {
@@ -2058,11 +2329,11 @@ static PyObject *Walk_step(Walk *w, PyObject *arg) {
     if (max_ticks == -1 && PyErr_Occurred()) return NULL;
     int ticks = 0, status = walk_on(w, max_ticks, &ticks);
     if (status < 0) return NULL;
-    return Py_BuildValue("(ii)", status, ticks);
+    return int_pair(status, ticks);
 }
 
 static void walk_reset(Walk *w) {
-    keyset_release(&w->seen);
+    table_release(&w->seen);
     w->nframes = w->top = 0;
     w->nplayed = w->too_deep = w->klen = 0;
     w->resume = W_ARRIVE;
@@ -2149,7 +2420,7 @@ static int Walk_init(Walk *w, PyObject *args, PyObject *kw) {
     w->max_depth = max_depth;
     memset(w->trap_tries, 0, sizeof w->trap_tries);
     w->trapped_positions = 0;
-    keyset_release(&w->free);
+    table_release(&w->free);
     walk_reset(w);
     return 0;
 }
@@ -2158,8 +2429,8 @@ static void Walk_dealloc(Walk *w) {
     Py_CLEAR(w->core);
     Py_CLEAR(w->lost);
     Py_CLEAR(w->noise);
-    keyset_release(&w->seen);
-    keyset_release(&w->free);
+    table_release(&w->seen);
+    table_release(&w->free);
     PyMem_Free(w->frames);
     PyMem_Free(w->stack);
     Py_TYPE(w)->tp_free((PyObject *)w);
