@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import logging
 import os
 import re
 import sys
@@ -155,42 +156,70 @@ def _summary(path: Path) -> dict[str, Any] | None:
 SETTLE = 0.25  # seconds an auto-save waits for the next move before it writes
 
 
+IDLE_EXIT = 30.0  # seconds a writer's thread waits for work before it ends
+WRITER = "milligan-widget auto-save"  # its threads' name
+
+
 class _Writer:
     """Writes one file in the background: the newest request only, in order, so that the
-    player never waits for the disk (where no thread can start, in the caller's thread)."""
+    player never waits for the disk (where no thread can start, in the caller's thread).
+
+    Its thread lives on between moves (starting one costs the kernel about a millisecond
+    a move, while the browser draws the move) and ends once it has been idle a while."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
+        self._wake = threading.Condition()
         self._pending: Callable[[], None] | None = None
-        self._busy = False
+        self._thread: threading.Thread | None = None
         self._idle = threading.Event()
         self._idle.set()
 
     def submit(self, job: Callable[[], None]) -> None:
-        with self._lock:
-            self._pending, start = job, not self._busy
-            self._busy = True
+        with self._wake:
+            self._pending = job
             self._idle.clear()
+            self._wake.notify()
+            start = self._thread is None
+            if start:
+                self._thread = threading.Thread(target=self._serve, name=WRITER, daemon=True)
         if start:
             try:
-                threading.Thread(target=self._run, daemon=True).start()
+                self._thread.start()
             except RuntimeError:  # "can't start new thread" (Pyodide)
-                self._run(pause=0)
+                self._thread = None
+                self._write_pending()
 
     def flush(self, timeout: float | None = 10.0) -> bool:
         """Wait until every request is written; False on timeout."""
         return self._idle.wait(timeout)
 
-    def _run(self, pause: float = SETTLE) -> None:
-        while True:
-            time.sleep(pause)  # moves in quick succession: one write for the newest
-            with self._lock:
-                job, self._pending = self._pending, None
-                if job is None:
-                    self._busy = False
+    def _serve(self) -> None:
+        while self._wait_for_work():
+            time.sleep(SETTLE)  # moves in quick succession: one write for the newest
+            self._write_pending()
+
+    def _wait_for_work(self) -> bool:
+        """True once a request is pending; False (the thread ends) after IDLE_EXIT idle."""
+        with self._wake:
+            if self._pending is None:
+                self._wake.wait(IDLE_EXIT)
+            if self._pending is None:
+                self._thread = None
+                return False
+            return True
+
+    def _write_pending(self) -> None:
+        with self._wake:
+            job, self._pending = self._pending, None
+        try:
+            if job is not None:
+                job()
+        except Exception:  # a bug in one write must not stop the next ones
+            logging.getLogger(__name__).exception("auto-save failed")
+        finally:
+            with self._wake:
+                if self._pending is None:
                     self._idle.set()
-                    return
-            job()
 
 
 _WRITERS: dict[Path, _Writer] = {}

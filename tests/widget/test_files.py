@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
 from milligan_widget import Game
-from milligan_widget.widget import MilliganWidget
+from milligan_widget.widget import MilliganWidget, files
 from tests.lines import WIN_8
 from tests.widget.simulate import Browser
 
@@ -139,3 +141,56 @@ def test_outside_a_notebook_nothing_is_auto_saved(folders: tuple[Path, Path]) ->
     widget = MilliganWidget(seed=8)
     _played(widget, 3)
     assert not (data / "autosave").exists()
+
+
+# ------------------------------------------------------------------ the auto-save writer
+def _writer_threads() -> int:
+    return sum(t.name == files.WRITER for t in threading.enumerate())
+
+
+def test_moves_in_quick_succession_are_written_once_the_newest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(files, "SETTLE", 0.05)
+    writer, written = files._Writer(), []
+    for n in range(5):
+        writer.submit(lambda n=n: written.append(n))
+    assert writer.flush(5)
+    assert written == [4]
+
+
+def test_one_writer_thread_serves_move_after_move_and_ends_when_idle(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Starting a thread a move cost the kernel about a millisecond a move: the thread
+    waits for the next one, and ends only after IDLE_EXIT without any."""
+    monkeypatch.setattr(files, "SETTLE", 0.01)
+    monkeypatch.setattr(files, "IDLE_EXIT", 0.5)
+    before = _writer_threads()
+    writer, written = files._Writer(), []
+    for n in range(3):
+        writer.submit(lambda n=n: written.append(n))
+        assert writer.flush(5)
+        time.sleep(0.05)  # a pause between moves, longer than SETTLE
+        assert _writer_threads() == before + 1
+    deadline = time.monotonic() + 5
+    while _writer_threads() > before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _writer_threads() == before, "the idle writer's thread did not end"
+    writer.submit(lambda: written.append(3))  # and a later move starts one again
+    assert writer.flush(5)
+    assert written == [0, 1, 2, 3]
+
+
+def test_a_write_that_fails_does_not_stop_the_next(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(files, "SETTLE", 0.01)
+    writer, written = files._Writer(), []
+
+    def broken() -> None:
+        raise TypeError("a bug")
+
+    writer.submit(broken)
+    assert writer.flush(5)
+    writer.submit(lambda: written.append("next"))
+    assert writer.flush(5)
+    assert written == ["next"]
