@@ -24,6 +24,13 @@ interface MovingParent extends HTMLElement {
   moveBefore?: (node: Node, child: Node | null) => void;
 }
 
+interface PileDraw {
+  pile: string;
+  data: unknown[];
+  cards: string[];
+  draw: () => void;
+}
+
 interface Written {
   index?: number;
   label?: string;
@@ -108,46 +115,44 @@ export class Board {
 
   /** Bring every pile in line with the view (only the piles whose data changed). */
   render(view: GameView): void {
-    this.releaseSurplus(view);
-    view.columns.forEach((codes, i) => {
-      const name = `t${i + 1}`;
-      const down = view.down?.[i] ?? 0;
-      if (this.changed(name, codes, view.runs[i], down)) this.renderColumn(name, codes, view.runs[i], down);
-    });
-    view.foundations.forEach((f, i) => {
-      const name = `f${i + 1}`;
-      if (this.changed(name, f.top, f.n)) this.renderFoundation(name, f.suit, f.top, f.n);
-    });
-    view.cells.forEach((code, i) => {
-      if (this.changed(`c${i + 1}`, code)) this.renderSingle(`c${i + 1}`, code, "free cell");
-    });
-    if (this.changed("stock", view.stock, view.can_deal)) this.renderStock(view);
-    const reserve = [view.reserve, view.reserve_open, view.reserve_run];
-    if (view.reserve && this.changed("reserve", ...reserve)) this.renderReserve(view);
+    const due = this.draws(view).filter((d) => this.changed(d.pile, ...d.data));
+    for (const d of due) this.releaseSurplus(d.pile, d.cards);
+    for (const d of due) d.draw();
     for (const els of this.released.values()) for (const el of els) el.remove();
     this.released.clear();
   }
 
-  /** The face-up cards of every pile in the view, bottom to top. */
-  private faceUp(view: GameView): [string, string[]][] {
+  /** How to draw each pile of the view: what it shows (drawn again only if that changed)
+   * and its face-up cards, bottom to top. */
+  private draws(view: GameView): PileDraw[] {
     const some = (code: string | null): string[] => (code ? [code] : []);
-    return [
-      ...view.columns.map((codes, i): [string, string[]] => [`t${i + 1}`, codes]),
-      ...view.foundations.map((f, i): [string, string[]] => [`f${i + 1}`, some(f.top)]),
-      ...view.cells.map((code, i): [string, string[]] => [`c${i + 1}`, some(code)]),
-      ["reserve", view.reserve ?? []],
-    ];
+    const draws = view.columns.map((codes, i): PileDraw => {
+      const [pile, run, down] = [`t${i + 1}`, view.runs[i], view.down?.[i] ?? 0];
+      return { pile, data: [codes, run, down], cards: codes, draw: () => this.renderColumn(pile, codes, run, down) };
+    });
+    view.foundations.forEach((f, i) => {
+      const pile = `f${i + 1}`;
+      draws.push({ pile, data: [f.top, f.n], cards: some(f.top), draw: () => this.renderFoundation(pile, f.suit, f.top, f.n) });
+    });
+    view.cells.forEach((code, i) => {
+      const pile = `c${i + 1}`;
+      draws.push({ pile, data: [code], cards: some(code), draw: () => this.renderSingle(pile, code, "free cell") });
+    });
+    draws.push({ pile: "stock", data: [view.stock, view.can_deal], cards: [], draw: () => this.renderStock(view) });
+    if (view.reserve) {
+      const data = [view.reserve, view.reserve_open, view.reserve_run];
+      draws.push({ pile: "reserve", data, cards: view.reserve, draw: () => this.renderReserve(view) });
+    }
+    return draws;
   }
 
-  /** Set aside the card elements a pile has beyond its cards in `view`: the pile a card
-   * moves to takes the very element (the one the player dragged, and maybe focused) rather
-   * than a new one, and none is removed and made again. What no pile takes is removed. */
-  private releaseSurplus(view: GameView): void {
-    for (const [name, codes] of this.faceUp(view)) {
-      for (const el of this.cards(name).slice(codes.length)) {
-        const code = el.dataset.card!;
-        this.released.set(code, [...(this.released.get(code) ?? []), el]);
-      }
+  /** Set aside the card elements a pile has beyond its `cards`: the pile a card moves to
+   * takes the very element (the one the player dragged, and maybe focused) rather than a
+   * new one, and none is removed and made again. What no pile takes is removed. */
+  private releaseSurplus(pile: string, cards: string[]): void {
+    for (const el of this.cards(pile).slice(cards.length)) {
+      const code = el.dataset.card!;
+      this.released.set(code, [...(this.released.get(code) ?? []), el]);
     }
   }
 
