@@ -208,6 +208,7 @@ export class Interaction {
 
   // ------------------------------------------------------------------ pointer
   private onPointerDown(e: PointerEvent): void {
+    this.dragCancelled = false; // a new press: whatever Esc put back was let go of elsewhere
     if (e.button !== 0 || this.pending) return;
     this.takeFocus(e.target);
     const at = locate(e.target);
