@@ -69,19 +69,27 @@ function slide(card: HTMLElement, from: DOMRect | undefined, to: DOMRect, delay:
   );
   flights.set(card, anim);
   const landed = (): void => {
-    if (flights.get(card) !== anim) return; // a newer flight of the same card goes on
-    flights.delete(card);
-    card.style.pointerEvents = "";
-    delete card.dataset.flying;
+    if (flights.get(card) === anim) touchDown(card); // else a newer flight goes on
   };
   anim.onfinish = landed;
   anim.oncancel = landed;
 }
 
-/** End the flight of a card that a new view puts in another pile: it slid from a place
- * that means nothing there, and it would not take a click until it landed. */
+/** The card is in its place and takes clicks again. */
+function touchDown(card: HTMLElement): void {
+  flights.delete(card);
+  card.style.pointerEvents = "";
+  delete card.dataset.flying;
+}
+
+/** End the flight of a card that a new view puts in another pile, at once (the cancel
+ * event comes a frame later): it slid from a place that means nothing there, and it would
+ * not take a click until it landed. */
 export function land(card: HTMLElement): void {
-  flights.get(card)?.cancel();
+  const flight = flights.get(card);
+  if (!flight) return;
+  touchDown(card);
+  flight.cancel();
 }
 
 /** Send a refused ghost back to where it came from, then call `done`. */

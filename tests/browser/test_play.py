@@ -352,6 +352,14 @@ SLOW_FLIGHTS = """on => { const proto = Element.prototype;
   if (!on && window.__animate) { proto.animate = window.__animate; delete window.__animate; } }"""
 
 
+# How many cards are in flight the moment the next view is drawn (before the frame in which
+# that view's own move starts to slide).
+FLYING_AT_NEXT_VIEW = """root => { window.__flyingAtView = null;
+  const seen = new MutationObserver(() => { seen.disconnect();
+    window.__flyingAtView = {n: root.querySelectorAll('[data-flying]').length}; });
+  seen.observe(root, {attributes: true, attributeFilter: ['data-rev']}); }"""
+
+
 def test_a_card_in_flight_lands_when_the_next_view_moves_it(notebook: Notebook) -> None:
     """Undo while the dropped card still slides in: it is back in its pile at once, and the
     player can pick it up again (a card in flight takes no clicks)."""
@@ -367,13 +375,9 @@ def test_a_card_in_flight_lands_when_the_next_view_moves_it(notebook: Notebook) 
         )
         moved = notebook.pile(move["target"]).locator(f'[data-card="{move["card"]}"]').last
         expect(moved).to_have_attribute("data-flying", "1")
-        rev = notebook.kernel.eval("(widget.undo(), widget.view['rev'])[1]")
-        flying = page.wait_for_function(
-            """rev => { const root = document.querySelector('.mw-root');
-              return root.dataset.rev === String(rev)
-                && {n: root.querySelectorAll('[data-flying]').length}; }""",
-            arg=rev,
-        ).json_value()
+        notebook.widget.evaluate(FLYING_AT_NEXT_VIEW)
+        notebook.kernel.run("widget.undo()")
+        flying = page.wait_for_function("() => window.__flyingAtView").json_value()
         assert flying == {"n": 0}, "the card went back to its pile still in flight"
         card = notebook.pile(move["source"]).locator(f'[data-card="{move["card"]}"]').last
         drag_and_read(page, card, centre(notebook.pile(move["target"]).bounding_box(), dy=30))
