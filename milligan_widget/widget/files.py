@@ -154,8 +154,6 @@ def _summary(path: Path) -> dict[str, Any] | None:
 
 
 SETTLE = 0.25  # seconds an auto-save waits for the next move before it writes
-
-
 IDLE_EXIT = 30.0  # seconds a writer's thread waits for work before it ends
 WRITER = "milligan-widget auto-save"  # its threads' name
 
@@ -179,14 +177,16 @@ class _Writer:
             self._pending = job
             self._idle.clear()
             self._wake.notify()
-            start = self._thread is None
-            if start:
-                self._thread = threading.Thread(target=self._serve, name=WRITER, daemon=True)
-        if start:
+            thread = None
+            if self._thread is None:
+                thread = threading.Thread(target=self._serve, name=WRITER, daemon=True)
+                self._thread = thread
+        if thread is not None:
             try:
-                self._thread.start()
+                thread.start()
             except RuntimeError:  # "can't start new thread" (Pyodide)
-                self._thread = None
+                with self._wake:
+                    self._thread = None
                 self._write_pending()
 
     def flush(self, timeout: float | None = 10.0) -> bool:
