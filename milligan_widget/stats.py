@@ -26,7 +26,11 @@ Statistics never stop play: :meth:`Stats.record` and the reads raise nothing whe
 damaged, locked or cannot be made; they return ``False`` (or an empty :class:`Summary`) and
 keep the reason in player's words in :attr:`Stats.problem` (and :attr:`Summary.problem`).
 A file that is not a statistics database is left exactly as it is: never repaired, replaced
-or deleted. A game that could not be written stays in memory and is written with the next one.
+or deleted. A game that could not be written stays in memory, counts in :meth:`Stats.summary`
+(``Summary.pending`` says how many wait) and is written with the next one.
+:meth:`Stats.record_later` writes in a background thread, so that a player never waits for a
+file another program holds locked; the reads open the file read-only (a file on a read-only
+mount can be read).
 
 What a browser may see: :meth:`Summary.to_dict` and :meth:`GameRecord.to_dict` hold no deck
 (the dealing order); only :meth:`Stats.export_csv` and the Python objects carry it.
@@ -40,6 +44,7 @@ import functools
 import hashlib
 import io
 import json
+import logging
 import math
 import os
 import random
@@ -70,6 +75,8 @@ BUSY_TIMEOUT = 2.0  #: seconds SQLite waits for another writer, per attempt
 ATTEMPTS = 4  #: attempts at an operation that finds the file locked
 RETRY_PAUSE = 0.05  #: seconds before the second attempt (doubled for each later one)
 MAX_PENDING = 1_000  #: unwritten games kept in memory; the oldest go first past this
+IDLE_EXIT = 30.0  #: seconds the background writer's thread waits for work before it ends
+WRITER = "milligan-widget statistics"  #: the background writer's thread name
 
 T = TypeVar("T")
 
@@ -344,11 +351,13 @@ class PresetSummary:
 @dataclass(frozen=True)
 class Summary:
     """Statistics for each set of rules played (presets in their usual order, then custom
-    rules), the newest games, and the reason if the file could not be read."""
+    rules), the newest games, the reason if the file could not be read or written, and the
+    games counted that wait to be written (``pending``)."""
 
     presets: tuple[PresetSummary, ...] = ()
     recent: tuple[GameRecord, ...] = ()
     problem: str | None = None
+    pending: int = 0
 
     @property
     def played(self) -> int:
@@ -364,6 +373,7 @@ class Summary:
         return {
             "problem": self.problem,
             "played": self.played,
+            "pending": self.pending,
             "presets": [p.to_dict() for p in self.presets],
             "recent": [g.to_dict() for g in self.recent],
         }
@@ -440,17 +450,21 @@ class Stats:
     def __init__(self, folder: str | os.PathLike | None = None) -> None:
         self.folder = Path(folder) if folder is not None else default_folder()
         self.path = self.folder / FILE_NAME
-        self._problem: str | None = None
+        self._write_problem: str | None = None
+        self._read_problem: str | None = None
         self._pending: list[GameRecord] = []
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # the pending games, the problems, a write's commit
+        self._writing = threading.Lock()  # one write at a time
+        self._background = _Background(self._write_pending)
 
     def __repr__(self) -> str:
         return f"Stats({str(self.folder)!r})"
 
     @property
     def problem(self) -> str | None:
-        """Why the last operation failed, in a player's words; ``None`` after a success."""
-        return self._problem
+        """Why statistics are unavailable, in a player's words: the last write's failure
+        while games wait to be written, else the last read's; ``None`` when all is well."""
+        return self._write_problem or self._read_problem
 
     @property
     def pending(self) -> int:
@@ -463,21 +477,27 @@ class Stats:
         Raises nothing but a ``TypeError`` for something that is not a :class:`GameRecord`:
         when the file cannot be written, the game is kept in memory for the next call and the
         reason is in :attr:`problem`."""
-        if not isinstance(record, GameRecord):
-            raise TypeError(f"record() takes a GameRecord, not {type(record).__name__}")
-        with self._lock:
-            self._pending.append(record)
-            del self._pending[:-MAX_PENDING]
-            rows = [_to_row(r) for r in self._pending]
-            written = self._guarded(lambda: self._write(rows), False)
-            if written:
-                self._pending.clear()
-            return written
+        self._keep(record)
+        return self._write_pending()
+
+    def record_later(self, record: GameRecord, done: Callable[[bool], None] | None = None) -> None:
+        """Keep ``record`` and write it in this object's background thread (with any game
+        kept from an earlier failure): the caller never waits for the file, even one locked
+        by another program. ``done(written)`` is called from that thread after the attempt.
+        The game counts in :meth:`summary` at once. See :meth:`flush`."""
+        self._keep(record)
+        self._background.request(done)
+
+    def flush(self, timeout: float | None = 10.0) -> bool:
+        """Wait until the background writer has tried every game given to
+        :meth:`record_later`; False on timeout (whether they were written: :attr:`pending`)."""
+        return self._background.wait(timeout)
 
     def games(self, preset: str | Rules | None = None, limit: int | None = 100) -> list[GameRecord]:
         """The games recorded, newest first: all, or those of one preset (a name, ``"custom"``
         for every custom rules, a :func:`rules_key` or a ``Rules``); at most ``limit``
-        (``None``: no limit). An empty list if the file cannot be read (see :attr:`problem`)."""
+        (``None``: no limit). An empty list if the file cannot be read (see :attr:`problem`).
+        Games not written yet are not in it (:meth:`summary` counts them)."""
         where, params = _where(preset)
         count = _limit(limit)
 
@@ -490,20 +510,27 @@ class Stats:
 
     def summary(self, preset: str | Rules | None = None, recent: int = 10) -> Summary:
         """The :class:`Summary` of all games, or of one preset (as for :meth:`games`), with
-        the ``recent`` newest games; empty, with its ``problem``, if the file cannot be read."""
+        the ``recent`` newest games; the games not written yet count too. Only those, with
+        the ``problem``, if the file cannot be read."""
         where, params = _where(preset)
         count = _limit(recent)
 
-        def work(db: sqlite3.Connection) -> Summary:
+        def work(db: sqlite3.Connection) -> tuple[list[tuple], list[GameRecord]]:
             query = f"SELECT rules, result, moves, seconds, solution_used FROM games{where}"
-            groups = _groups(db.execute(query + " ORDER BY ended, id", params))
+            rows = list(db.execute(query + " ORDER BY ended, id", params))
             newest = f"{_SELECT}{where} ORDER BY ended DESC, id DESC LIMIT ?"
-            presets = [_summarise(key, groups[key]) for key in sorted(groups, key=_order)]
-            return Summary(tuple(presets), tuple(_records(db.execute(newest, (*params, count)))))
+            return rows, _records(db.execute(newest, (*params, count)))
 
-        with self._lock:
-            summary = self._guarded(lambda: self._read(work, Summary()), Summary())
-            return Summary(problem=self._problem) if self._problem else summary
+        with self._lock:  # the file and the pending games at one moment (see _write)
+            rows, newest = self._guarded(lambda: self._read(work, ([], [])), ([], []))
+            waiting = [r for r in self._pending if _selects(preset, r)]
+            problem = self.problem
+        rows += [(r.rules, r.result, r.moves, r.seconds, r.solution_used) for r in waiting]
+        groups = _groups(rows)
+        presets = [_summarise(key, groups[key]) for key in sorted(groups, key=_order)]
+        latest = sorted(newest + waiting, key=lambda r: r.ended, reverse=True)
+        latest = latest if count < 0 else latest[:count]
+        return Summary(tuple(presets), tuple(latest), problem, len(waiting))
 
     def export_csv(self, path: str | os.PathLike) -> int:
         """Write every game, oldest first, deck included, to a CSV file at ``path``
@@ -516,37 +543,76 @@ class Stats:
 
         with self._lock:
             records = self._guarded(lambda: self._read(work, []), [])
-            if self._problem:
-                raise StatsError(self._problem)
+            if self._read_problem:
+                raise StatsError(self._read_problem)
         write_atomic(path, records_to_csv(records))
         return len(records)
 
     # ------------------------------------------------------------------ the file
 
-    def _guarded(self, operation: Callable[[], T], failed: T) -> T:
-        """Run ``operation``; on any failure keep its reason and return ``failed``."""
-        try:
-            value = operation()
-        except Exception as error:  # whatever goes wrong with the file, play goes on
-            self._problem = self._reason(error)
-            return failed
-        self._problem = None
-        return value
+    def _keep(self, record: GameRecord) -> None:
+        if not isinstance(record, GameRecord):
+            raise TypeError(f"record() takes a GameRecord, not {type(record).__name__}")
+        with self._lock:
+            self._pending.append(record)
+            del self._pending[:-MAX_PENDING]
 
-    def _write(self, rows: list[tuple]) -> bool:
-        self.folder.mkdir(parents=True, exist_ok=True)
-
-        def work(db: sqlite3.Connection) -> bool:
-            with _transaction(db, "BEGIN IMMEDIATE"):
-                db.executemany(_INSERT, rows)
+    def _write_pending(self) -> bool:
+        """Write the games kept; True if none is left unwritten."""
+        with self._writing:
+            with self._lock:
+                batch = list(self._pending)
+            if not batch:
+                return True
+            try:
+                self._write([_to_row(r) for r in batch], lambda: self._forget(batch))
+            except Exception as error:  # whatever goes wrong with the file, play goes on
+                with self._lock:
+                    self._write_problem = self._reason(error)
+                return False
+            with self._lock:
+                self._write_problem = None
             return True
 
-        return self._attempts(work, create=True)
+    def _forget(self, written: list[GameRecord]) -> None:
+        """Drop the games just written from the pending ones (``_lock`` held)."""
+        ids = {id(r) for r in written}
+        self._pending = [r for r in self._pending if id(r) not in ids]
+
+    def _guarded(self, read: Callable[[], T], failed: T) -> T:
+        """Run ``read``; on any failure keep its reason and return ``failed``."""
+        try:
+            value = read()
+        except Exception as error:  # whatever goes wrong with the file, play goes on
+            self._read_problem = self._reason(error)
+            return failed
+        self._read_problem = None
+        return value
+
+    def _write(self, rows: list[tuple], written: Callable[[], None]) -> None:
+        """Insert ``rows``; ``written`` is called as they are committed, under ``_lock``,
+        so that a summary sees each game once: in the file or pending. The wait for
+        another writer happens before, without the lock."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+
+        def work(db: sqlite3.Connection) -> None:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.executemany(_INSERT, rows)
+                with self._lock:
+                    db.execute("COMMIT")
+                    written()
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+
+        self._attempts(work, create=True)
 
     def _read(self, work: Callable[[sqlite3.Connection], T], empty: T) -> T:
         if not self.path.exists():
             return empty  # nothing recorded yet
-        return self._attempts(lambda db: _in_snapshot(db, work), create=False)
+        return self._attempts(lambda db: _in_snapshot(db, work, empty), create=False)
 
     def _attempts(self, work: Callable[[sqlite3.Connection], T], create: bool) -> T:
         """``work`` on a fresh connection, tried again while another writer holds the file
@@ -561,10 +627,27 @@ class Stats:
         return self._once(work, create)
 
     def _once(self, work: Callable[[sqlite3.Connection], T], create: bool) -> T:
-        uri = f"{self.path.absolute().as_uri()}?mode={'rwc' if create else 'rw'}"
+        if create:
+            return self._connected(work, "rwc", _prepare)
+        try:
+            return self._connected(work, "ro", _check)
+        except sqlite3.OperationalError as error:
+            if "unable to open" not in str(error) or _writable(self.folder):
+                raise
+        # A read-only mount: no other program can change the file, and SQLite cannot make
+        # the shared-memory file WAL mode needs to read it, unless told so.
+        return self._connected(work, "ro&immutable=1", _check)
+
+    def _connected(
+        self,
+        work: Callable[[sqlite3.Connection], T],
+        mode: str,
+        prepare: Callable[[sqlite3.Connection], None],
+    ) -> T:
+        uri = f"{self.path.absolute().as_uri()}?mode={mode}"
         db = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT, isolation_level=None)
         try:
-            _prepare(db)
+            prepare(db)
             return work(db)
         finally:
             db.close()
@@ -580,6 +663,92 @@ class Stats:
             where = error.filename or self.folder
             return f"{_UNAVAILABLE}the folder {where} cannot be used ({error.strerror or error})"
         return f"{_UNAVAILABLE}{type(error).__name__}: {error}"
+
+
+class _Background:
+    """One thread that runs ``write`` when asked (several requests meanwhile: once), then
+    calls each request's ``done(result)``; it ends after :data:`IDLE_EXIT` idle and starts
+    again with the next request. Where no thread can start (Pyodide), the caller writes."""
+
+    def __init__(self, write: Callable[[], bool]) -> None:
+        self._write = write
+        self._wake = threading.Condition()
+        self._asked: list[Callable[[bool], None] | None] = []
+        self._thread: threading.Thread | None = None
+        self._idle = threading.Event()
+        self._idle.set()
+
+    def request(self, done: Callable[[bool], None] | None) -> None:
+        with self._wake:
+            self._asked.append(done)
+            self._idle.clear()
+            self._wake.notify()
+            thread = None
+            if self._thread is None:
+                thread = self._thread = threading.Thread(
+                    target=self._serve, name=WRITER, daemon=True
+                )
+        if thread is None:
+            return
+        try:
+            thread.start()
+        except RuntimeError:  # "can't start new thread"
+            with self._wake:
+                self._thread = None
+            self._run_once()
+
+    def wait(self, timeout: float | None) -> bool:
+        return self._idle.wait(timeout)
+
+    def _serve(self) -> None:
+        while self._has_work():
+            self._run_once()
+
+    def _has_work(self) -> bool:
+        with self._wake:
+            if not self._asked:
+                self._wake.wait(IDLE_EXIT)
+            if not self._asked:
+                self._thread = None
+                return False
+            return True
+
+    def _run_once(self) -> None:
+        with self._wake:
+            asked, self._asked = self._asked, []
+        written = self._write()
+        for done in asked:
+            if done is not None:
+                try:
+                    done(written)
+                except Exception:  # a caller's bug stops no later write
+                    logging.getLogger(__name__).exception("statistics callback failed")
+        with self._wake:
+            if not self._asked:
+                self._idle.set()
+
+
+def _writable(folder: Path) -> bool:
+    """Can files be made in ``folder`` (False on a read-only mount)?"""
+    return os.access(folder, os.W_OK)
+
+
+def _selects(preset: str | Rules | None, record: GameRecord) -> bool:
+    """Is ``record`` one of the games :func:`_where` selects for ``preset``?"""
+    if preset is None:
+        return True
+    if preset == CUSTOM:
+        return record.rules.startswith("{")
+    if isinstance(preset, str) and preset.startswith("{"):
+        preset = rules_from_key(preset)
+    return record.rules == rules_key(preset)
+
+
+def _check(db: sqlite3.Connection) -> None:
+    """Check, without writing anything, that the file is ours and of a version this code
+    reads (for a read: a file that is not in WAL mode or not up to date yet is read as is)."""
+    if _version(db) == 0 and _has_tables(db):
+        raise StatsError("is not a statistics file: it holds other tables")
 
 
 def _prepare(db: sqlite3.Connection) -> None:
@@ -626,8 +795,10 @@ def _transaction(db: sqlite3.Connection, begin: str) -> Iterator[None]:
     db.execute("COMMIT")
 
 
-def _in_snapshot(db: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
+def _in_snapshot(db: sqlite3.Connection, work: Callable[[sqlite3.Connection], T], empty: T) -> T:
     with _transaction(db, "BEGIN"):  # every query of one read sees the same games
+        if _version(db) < SCHEMA_VERSION:
+            return empty  # made, and nothing recorded yet
         return work(db)
 
 

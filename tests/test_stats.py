@@ -11,6 +11,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import threading
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -47,14 +48,30 @@ def lost_game(seed: int = 1) -> Game:
     return game
 
 
-def record(result: str, minute: int, *, seconds: float = 60.0, moves: int = 200,
-           solution: bool = False, rules: str = "classic", seed: int = 1) -> GameRecord:
+def record(
+    result: str,
+    minute: int,
+    *,
+    seconds: float = 60.0,
+    moves: int = 200,
+    solution: bool = False,
+    rules: str = "classic",
+    seed: int = 1,
+) -> GameRecord:
     """A game that ended ``minute`` minutes after START."""
     ended = START + timedelta(minutes=minute)
     return GameRecord(
-        seed=seed, deck=None, rules=rules, result=result, moves=moves, seconds=seconds,
-        undos=0, hints=0, solution_used=solution,
-        started=(ended - timedelta(seconds=seconds)).isoformat(), ended=ended.isoformat(),
+        seed=seed,
+        deck=None,
+        rules=rules,
+        result=result,
+        moves=moves,
+        seconds=seconds,
+        undos=0,
+        hints=0,
+        solution_used=solution,
+        started=(ended - timedelta(seconds=seconds)).isoformat(),
+        ended=ended.isoformat(),
     )
 
 
@@ -165,8 +182,11 @@ def test_a_summary_of_nothing_has_no_rate(tmp_path):
     assert not (tmp_path / "never-written").exists(), "reading creates nothing"
     assert store.record(record("won", 0, rules="easy"))
     only = store.summary().get("easy")
-    assert (only.win_rate, only.win_rate_low, only.win_rate_high) == (1.0, pytest.approx(
-        0.20654, abs=1e-5), 1.0)  # 1 of 1: z²/(1 + z²) below
+    assert (only.win_rate, only.win_rate_low, only.win_rate_high) == (
+        1.0,
+        pytest.approx(0.20654, abs=1e-5),
+        1.0,
+    )  # 1 of 1: z²/(1 + z²) below
     assert store.summary("classic").presets == ()
 
 
@@ -246,7 +266,11 @@ def test_two_processes_writing_200_games_each_lose_none(tmp_path):
     writers = [
         subprocess.Popen(
             [sys.executable, "-c", WRITER, str(tmp_path / "data"), str(first), str(go)],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=ROOT,
         )
         for first in (1, 201)
     ]
@@ -270,10 +294,11 @@ def test_a_corrupt_file_never_stops_play(tmp_path):
     assert store.problem.startswith("Statistics are unavailable: the file ")
     assert f"{store.path} is not a database (file is not a database)" in store.problem
     assert store.pending == 1
-    summary = store.summary()
-    assert summary.presets == () and summary.problem == store.problem
-    assert summary.to_dict()["problem"] == store.problem
-    assert store.games() == []
+    summary = store.summary()  # the game waiting to be written counts, and the reason stays
+    assert summary.problem == store.problem and summary.pending == 1
+    assert [(p.played, p.won) for p in summary.presets] == [(1, 1)]
+    assert summary.to_dict()["problem"] == store.problem and summary.to_dict()["pending"] == 1
+    assert store.problem is not None and store.games() == []
     with pytest.raises(StatsError, match="is not a database"):
         store.export_csv(tmp_path / "out.csv")
     game.undo()  # play goes on
@@ -321,12 +346,14 @@ def test_a_folder_under_a_regular_file_gives_a_reason(tmp_path):
     assert store.record(record("won", 0)) is False
     assert store.problem.startswith("Statistics are unavailable: ")
     assert str(tmp_path / "file") in store.problem and "Not a directory" in store.problem
-    assert store.summary().played == 0 and store.games() == []
+    assert store.summary().pending == store.summary().played == 1 and store.games() == []
+    assert store.summary().problem == store.problem
     assert (tmp_path / "file").read_text() == "not a folder"
 
 
 READ_ONLY = """
 import sys
+import threading
 from pathlib import Path
 from milligan_widget import Game
 from milligan_widget.stats import GameRecord, Stats
@@ -341,11 +368,15 @@ store = Stats(folder)
 assert not store.record(GameRecord.from_game(Game.new(1), seconds=1)), "recorded"
 print(store.problem)
 assert f"the file {store.path} cannot be opened" in store.problem, store.problem
-assert store.summary().problem is None  # nothing recorded yet: nothing wrong to read
+summary = store.summary()  # the game waits in memory, counted, and the reason stays
+assert (summary.problem, summary.pending, summary.played) == (store.problem, 1, 1), summary
 """
 # Root writes through chmod; without these capabilities it obeys it like anyone.
-NO_OVERRIDE = ["setpriv", "--bounding-set=-dac_override,-dac_read_search",
-               "--inh-caps=-dac_override,-dac_read_search"]
+NO_OVERRIDE = [
+    "setpriv",
+    "--bounding-set=-dac_override,-dac_read_search",
+    "--inh-caps=-dac_override,-dac_read_search",
+]
 
 
 def test_a_read_only_folder_gives_a_reason(tmp_path):
@@ -354,8 +385,10 @@ def test_a_read_only_folder_gives_a_reason(tmp_path):
     folder.chmod(0o500)
     as_root = hasattr(os, "geteuid") and os.geteuid() == 0
     if as_root and not shutil.which("setpriv"):
-        pytest.skip("running as root, where chmod does not stop writes, and without setpriv "
-                    "to drop that power (test_a_folder_under_a_regular_file still runs)")
+        pytest.skip(
+            "running as root, where chmod does not stop writes, and without setpriv "
+            "to drop that power (test_a_folder_under_a_regular_file still runs)"
+        )
     command = [*(NO_OVERRIDE if as_root else []), sys.executable, "-c", READ_ONLY, str(folder)]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     try:
@@ -396,12 +429,16 @@ def test_the_environment_variable_names_the_folder(tmp_path, monkeypatch):
 
 def test_the_csv_export_round_trips(tmp_path, monkeypatch):
     store = Stats(tmp_path)
-    custom = Game.from_deck([str(c) for c in Game.new(4).deck], Rules.named("easy").replace(
-        cells=3))
+    custom = Game.from_deck(
+        [str(c) for c in Game.new(4).deck], Rules.named("easy").replace(cells=3)
+    )
     for game, minute in ((won_game(), 0), (lost_game(2), 1), (custom, 2), (Game.new(10**19), 3)):
         ended = START + timedelta(minutes=minute)
-        store.record(GameRecord.from_game(game, seconds=61.25, hints=1, ended=ended,
-                                          solution_used=minute == 0))
+        store.record(
+            GameRecord.from_game(
+                game, seconds=61.25, hints=1, ended=ended, solution_used=minute == 0
+            )
+        )
     target = tmp_path / "games.csv"
     assert store.export_csv(target) == 4
     again = read_csv(target)
@@ -466,3 +503,63 @@ def test_from_game_wants_times_with_a_zone():
 def test_the_docstring_example_runs():
     result = doctest.testmod(stats)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_record_later_returns_while_another_program_holds_the_file_locked(tmp_path):
+    store = Stats(tmp_path)
+    store.record(record("won", 0))
+    written, threads = threading.Event(), []
+
+    def done(ok: bool) -> None:
+        threads.append((threading.current_thread().name, ok))
+        written.set()
+
+    holder = sqlite3.connect(store.path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        store.record_later(record("lost", 1), done)
+        # Back at once: the file is still locked, so nothing can have been written yet.
+        assert not written.is_set() and store.pending == 1
+        summary = store.summary()  # the game waiting counts already
+        assert summary.pending == 1 and summary.get("classic").played == 2
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert written.wait(30) and store.flush(30)
+    assert threads == [(stats.WRITER, True)]
+    assert [g.result for g in store.games()] == ["lost", "won"] and store.pending == 0
+    assert store.summary().get("classic").played == 2  # counted once, now from the file
+
+
+READ_ONLY_MOUNT = """
+mkdir -p "$2" && mount --bind "$1" "$2" && mount -o remount,bind,ro "$2" || exit 77
+exec "$3" -c '
+import sys
+import threading
+from milligan_widget import Game
+from milligan_widget.stats import GameRecord, Stats
+store = Stats(sys.argv[1])
+summary = store.summary()
+print(summary.played, len(store.games()), summary.problem)
+print(store.record(GameRecord.from_game(Game.new(1), seconds=1)), store.problem)
+' "$2"
+"""
+
+
+def test_a_statistics_file_on_a_read_only_mount_can_be_read(tmp_path):
+    source = Stats(tmp_path / "data")
+    for minute in range(3):
+        source.record(record("won", minute))
+    if not shutil.which("unshare"):
+        pytest.skip("no unshare to make a read-only mount")
+    command = ["unshare", "-rm", "sh", "-c", READ_ONLY_MOUNT, "sh", str(source.folder),
+               str(tmp_path / "mounted"), sys.executable]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=60)
+    if done.returncode == 77 or "unshare:" in done.stderr:
+        pytest.skip(f"cannot make a read-only mount here: {done.stderr.strip()}")
+    assert done.returncode == 0, done.stderr
+    read, wrote = done.stdout.splitlines()
+    assert read == "3 3 None"
+    assert wrote.startswith("False Statistics are unavailable: the file ")
+    assert len(source.games()) == 3

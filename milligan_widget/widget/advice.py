@@ -119,8 +119,9 @@ class Advice:
 
     def wait(self, timeout: float | None = 30.0) -> bool:
         """Wait until the hint, Think longer, the solution playback and the indicator's
-        checks are done, stopped ones too, and the game is auto-saved (for scripts and tests);
-        False on timeout."""
+        checks are done, stopped ones too, the game is auto-saved and the games counted are
+        written in the statistics (for scripts and tests); False on timeout."""
         done = self.table.assistant.wait(timeout)
         autosave = self.table.autosave
-        return (autosave is None or autosave.flush(timeout)) and done
+        saved = autosave is None or autosave.flush(timeout)
+        return self.table.keeper.flush(timeout) and saved and done

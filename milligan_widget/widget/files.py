@@ -22,13 +22,16 @@ True
 
 from __future__ import annotations
 
+import atexit
 import contextlib
-import functools
 import hashlib
+import itertools
 import logging
 import os
 import re
+import stat
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -83,20 +86,16 @@ class SaveFolder:
         return self.folder if self.folder is not None else Path.cwd()
 
     def save(self, game: Game) -> Path:
-        """Write ``game`` under a new name (its deal and the time); the path written."""
+        """Write ``game`` under a new name (its deal and the time, then ``-2``, ``-3``…:
+        never over a file already there); the path written."""
         deal = f"deal-{game.seed}" if game.seed is not None else "game"
-        stamp = datetime.now().strftime("%Y-%m-%d-%H%M")
-        path = self.path / f"{PREFIX}{deal}-{stamp}.json"
-        for n in range(2, 1000):
-            if not path.exists():
-                break
-            path = self.path / f"{PREFIX}{deal}-{stamp}-{n}.json"
         try:
-            game.save(path)
+            return _write_new(self.path, f"{PREFIX}{deal}-{_stamp()}", game.to_json())
+        except SaveFileError as exc:
+            raise FileRefused(f"The game could not be saved: {exc}.") from exc
         except OSError as exc:
-            reason = f"The game could not be saved in {self.path}: {exc.strerror}."
+            reason = f"The game could not be saved in {self.path}: {exc.strerror or exc}."
             raise FileRefused(reason) from exc
-        return path
 
     def entries(self) -> list[dict[str, Any]]:
         """The saved games in the folder, newest first (at most :data:`MAX_LISTED`): name,
@@ -108,7 +107,7 @@ class SaveFolder:
         paths.sort(key=_modified, reverse=True)
         found = []
         for path in paths:
-            entry = _summary(path)
+            entry = _summary(self.path, path)
             if entry is not None:
                 found.append(entry)
             if len(found) == MAX_LISTED:
@@ -119,9 +118,8 @@ class SaveFolder:
         """The game saved as ``name`` (a file name in the folder, as :meth:`entries` lists)."""
         if not isinstance(name, str) or not SAFE_NAME.fullmatch(name):
             raise FileRefused("Open takes the name of a save file in the notebook's folder.")
-        path = self.path / name
         try:
-            return Game.load(path)
+            return _load_inside(self.path, self.path / name)
         except FileNotFoundError:
             raise FileRefused(f"There is no save named {name} any more.") from None
         except (SaveFileError, OSError) as exc:
@@ -135,13 +133,83 @@ def _modified(path: Path) -> float:
         return 0.0
 
 
-def _summary(path: Path) -> dict[str, Any] | None:
+def _stamp() -> str:
+    """The time in a save's name: ``2026-12-01-1154``."""
+    return datetime.now().strftime("%Y-%m-%d-%H%M")
+
+
+def _write_new(folder: Path, stem: str, text: str) -> Path:
+    """Write ``text`` into a new file ``stem.json`` in ``folder`` (else ``stem-2.json``,
+    ``stem-3.json``…), never over an existing one, whole or not at all: written and synced
+    under a temporary name, then linked to the first free name (a link, unlike a rename,
+    fails if the name is taken, however many kernels save at once)."""
+    data = text.encode("utf-8")
+    fd, temporary = tempfile.mkstemp(dir=folder, prefix=f".{stem}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # the permissions open() would give
+        for n in itertools.count(1):
+            path = folder / (f"{stem}.json" if n == 1 else f"{stem}-{n}.json")
+            if _take_name(Path(temporary), path, data):
+                return path
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _take_name(temporary: Path, path: Path, data: bytes) -> bool:
+    """Give the file written at ``temporary`` the name ``path`` if no file has it."""
+    try:
+        os.link(temporary, path)
+    except FileExistsError:
+        return False
+    except OSError:  # a folder without hard links (FAT, some network drives)
+        try:
+            with open(path, "xb") as handle:  # "x": only a new file
+                handle.write(data)
+        except FileExistsError:
+            return False
+    return True
+
+
+def _load_inside(folder: Path, path: Path) -> Game:
+    """The game saved at ``path``, a regular file inside ``folder`` (a link may lead to
+    one): a link out of the folder or a pipe, device or folder named ``*.json`` is refused
+    (opening a pipe would wait for a writer forever)."""
+    real = path.resolve()
+    if not real.is_relative_to(folder.resolve()):
+        raise FileRefused(
+            f"Only a save in the notebook's folder can be opened, and {path.name} leads outside it."
+        )
+    fd = os.open(real, os.O_RDONLY | _NONBLOCK | _NOFOLLOW)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise FileRefused(
+            f"Only a saved game can be opened, and {path.name} is not a regular file "
+            "(it is a pipe, a device or a folder)."
+        )
+    with os.fdopen(fd, "rb") as handle:
+        data = handle.read(MAX_SAVE_BYTES + 1)
+    return Game.from_json(data)
+
+
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def _summary(folder: Path, path: Path) -> dict[str, Any] | None:
     """What Open shows of one save, or None if it is no save (or too big to be one)."""
     try:
         if path.stat().st_size > MAX_SAVE_BYTES:
             return None
-        game = Game.load(path)
-    except (SaveFileError, OSError):
+        game = _load_inside(folder, path)
+    except (FileRefused, SaveFileError, OSError):
         return None
     return {
         "name": path.name,
@@ -163,7 +231,8 @@ class _Writer:
     player never waits for the disk (where no thread can start, in the caller's thread).
 
     Its thread lives on between moves (starting one costs the kernel about a millisecond
-    a move, while the browser draws the move) and ends once it has been idle a while."""
+    a move, while the browser draws the move) and ends once it has been idle a while. At
+    the interpreter's normal exit the request still waiting is written (:func:`_at_exit`)."""
 
     def __init__(self) -> None:
         self._wake = threading.Condition()
@@ -171,6 +240,7 @@ class _Writer:
         self._thread: threading.Thread | None = None
         self._idle = threading.Event()
         self._idle.set()
+        self._running = threading.Lock()  # one job at a time, the exit's included
 
     def submit(self, job: Callable[[], None]) -> None:
         with self._wake:
@@ -187,16 +257,31 @@ class _Writer:
             except RuntimeError:  # "can't start new thread" (Pyodide)
                 with self._wake:
                     self._thread = None
-                self._write_pending()
+                self.write_now()
 
     def flush(self, timeout: float | None = 10.0) -> bool:
         """Wait until every request is written; False on timeout."""
         return self._idle.wait(timeout)
 
+    def write_now(self) -> None:
+        """Write the request waiting, if any, in this thread, without the settling pause."""
+        with self._running:
+            with self._wake:
+                job, self._pending = self._pending, None
+            try:
+                if job is not None:
+                    job()
+            except Exception:  # a bug in one write must not stop the next ones
+                logging.getLogger(__name__).exception("auto-save failed")
+            finally:
+                with self._wake:
+                    if self._pending is None:
+                        self._idle.set()
+
     def _serve(self) -> None:
         while self._wait_for_work():
             time.sleep(SETTLE)  # moves in quick succession: one write for the newest
-            self._write_pending()
+            self.write_now()
 
     def _wait_for_work(self) -> bool:
         """True once a request is pending; False (the thread ends) after IDLE_EXIT idle."""
@@ -207,19 +292,6 @@ class _Writer:
                 self._thread = None
                 return False
             return True
-
-    def _write_pending(self) -> None:
-        with self._wake:
-            job, self._pending = self._pending, None
-        try:
-            if job is not None:
-                job()
-        except Exception:  # a bug in one write must not stop the next ones
-            logging.getLogger(__name__).exception("auto-save failed")
-        finally:
-            with self._wake:
-                if self._pending is None:
-                    self._idle.set()
 
 
 _WRITERS: dict[Path, _Writer] = {}
@@ -232,18 +304,43 @@ def _writer(path: Path) -> _Writer:
         return _WRITERS.setdefault(path, _Writer())
 
 
+@atexit.register
+def _at_exit() -> None:
+    """The moves of the last moment before a normal exit are kept: a writer's daemon
+    thread would be stopped in its settling pause."""
+    with _WRITERS_LOCK:
+        writers = list(_WRITERS.values())
+    for writer in writers:
+        writer.write_now()
+
+
+_NOTHING = object()  # no change to write
+Tell = Callable[[str], None]  # says something to the player, in the status line
+
+
 class Autosave:
     """The game in progress kept under ``folder`` (the statistics' data folder) for
-    ``key``: written after each move, read back by Resume, cleared once the game is over."""
+    ``key``: written after each move, read back by Resume, cleared once the game is over.
 
-    def __init__(self, folder: Path, key: str) -> None:
+    A game offered to resume (:meth:`take_offer`) is set aside under a name of its own
+    until the player answers (:meth:`answer_offer`), so that the game on show is kept
+    meanwhile, and the one offered is lost neither way. ``tell`` says in the status line,
+    once, that auto-save started failing, and when it works again."""
+
+    def __init__(self, folder: Path, key: str, tell: Tell = lambda text: None) -> None:
         digest = hashlib.sha1(key.encode("utf-8")).hexdigest()[:12]
         readable = re.sub(r"[^A-Za-z0-9]+", "-", key).strip("-")[-40:] or "game"
         self.key = key
         self.path = folder / "autosave" / f"{readable}-{digest}.json"
+        self.offered_path = folder / "autosave" / f"{readable}-{digest}.offered.json"
         self._written: tuple[Any, ...] | None = None
         self.problem: str | None = None
         self._blocked = False  # the file kept cannot be read: it is never written over
+        self._failing = False  # the last write failed (and the player was told)
+        self._tell = tell
+        self._state = threading.Lock()
+        self._next: Any = _NOTHING  # the game to keep (None: none), for the writer
+        self._drop_offer = False  # the offer was answered: its file goes
 
     def write(self, game: Game) -> None:
         """Keep ``game`` if it is in progress (else forget the one kept); never raises."""
@@ -256,44 +353,108 @@ class Autosave:
         if key == self._written:
             return
         self._written = key
-        _writer(self.path).submit(functools.partial(self._save, game.copy()))
+        self._stage(game.copy())
 
-    def _save(self, game: Game) -> None:
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            game.save(self.path)
-        except OSError as exc:
-            self.problem = f"Auto-save is unavailable: {exc.strerror} ({self.path.parent})."
-            self._written = None
+    def clear(self) -> None:
+        if self._blocked or (self._written is None and not self.path.exists()):
             return
-        self.problem = None
+        self._written = None
+        self._stage(None)
+
+    def take_offer(self, showing: Game) -> Game | None:
+        """The game kept before, to offer instead of ``showing``, set aside under its own
+        name until answered; None if there is none (or it is ``showing``: resumed)."""
+        self.flush()
+        kept, path = self._newest()
+        if kept is None or path is None or kept.status != "playing":
+            return None
+        try:
+            if kept == showing:  # MilliganWidget.resume(): it goes on as the game kept
+                if path == self.offered_path:
+                    os.replace(self.offered_path, self.path)
+                return None
+            if path == self.path:
+                os.replace(self.path, self.offered_path)
+        except OSError as exc:
+            self._blocked = True
+            self.problem = f"Auto-save is off: your last game could not be set aside ({exc})."
+        return kept
+
+    def answer_offer(self) -> None:
+        """The player took up the offer or refused it: its file goes, once the game on
+        show is kept."""
+        with self._state:
+            self._drop_offer = True
+        _writer(self.path).submit(self._sync)
 
     def flush(self, timeout: float | None = 10.0) -> bool:
         """Wait until the game kept is on disk; False on timeout."""
         return _writer(self.path).flush(timeout)
 
     def read(self) -> Game | None:
-        """The game kept, or None (none kept, or one that cannot be read: it is left as
-        it is, and :attr:`problem` says why)."""
+        """The game kept, the newest: the one on show last, else one offered and not
+        answered; None if none (or one that cannot be read: it is left as it is, and
+        :attr:`problem` says why)."""
         self.flush()
+        return self._newest()[0]
+
+    # ------------------------------------------------------------------ the files
+    def _newest(self) -> tuple[Game | None, Path | None]:
+        for path in (self.path, self.offered_path):
+            try:
+                return Game.load(path), path
+            except FileNotFoundError:
+                continue
+            except (SaveFileError, OSError) as exc:
+                self._blocked = True
+                self.problem = (
+                    f"Your last game could not be read back ({exc}); auto-save is off until "
+                    f"{path} is moved away."
+                )
+                break
+        return None, None
+
+    def _stage(self, game: Game | None) -> None:
+        with self._state:
+            self._next = game
+        _writer(self.path).submit(self._sync)
+
+    def _sync(self) -> None:
+        """The writer's job: the newest game staged, then the offer's file if answered."""
+        with self._state:
+            game, self._next = self._next, _NOTHING
+            drop = self._drop_offer
+        if game is None:
+            _unlink(self.path)
+        elif game is not _NOTHING and not self._save(game):
+            return  # the offer's file stays until the game on show is kept
+        if drop:
+            _unlink(self.offered_path)
+            with self._state:
+                self._drop_offer = False
+
+    def _save(self, game: Game) -> bool:
         try:
-            return Game.load(self.path)
-        except FileNotFoundError:
-            return None
-        except (SaveFileError, OSError) as exc:
-            self._blocked = True
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            game.save(self.path)
+        except (OSError, SaveFileError) as exc:
+            reason = getattr(exc, "strerror", None) or exc
             self.problem = (
-                f"Your last game could not be read back ({exc}); auto-save is off until "
-                f"{self.path} is moved away."
+                f"Auto-save is failing: {reason} ({self.path.parent}). Your moves are not "
+                "kept for Resume until it works again."
             )
-            return None
+            self._written = None
+            if not self._failing:
+                self._failing = True
+                self._tell(self.problem)
+            return False
+        self.problem = None
+        if self._failing:
+            self._failing = False
+            self._tell("Auto-save works again: your game is kept.")
+        return True
 
-    def clear(self) -> None:
-        if self._blocked or (self._written is None and not self.path.exists()):
-            return
-        self._written = None
-        _writer(self.path).submit(self._unlink)
 
-    def _unlink(self) -> None:
-        with contextlib.suppress(OSError):
-            self.path.unlink(missing_ok=True)
+def _unlink(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        path.unlink(missing_ok=True)

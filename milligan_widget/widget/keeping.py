@@ -90,8 +90,10 @@ class Keeping:
         kept, table.offer = table.offer, None
         if kept is None or not accept:
             table.publish(message="" if kept is None else "A fresh game then. Good luck!")
-            return
-        table.take_up(kept, "Resumed your last game")
+        else:
+            table.take_up(kept, "Resumed your last game")
+        if kept is not None and table.autosave is not None:
+            table.autosave.answer_offer()
 
     def show_statistics(self) -> dict[str, Any]:
         """Open the Statistics panel: per preset, games played and won, the win rate with
@@ -99,7 +101,12 @@ class Keeping:
         :mod:`milligan_widget.stats`). Returns what it shows."""
         summary = self.table.keeper.summary()
         self._show_statistics({**summary, "rev": self.table.rev})
-        played = summary["played"]
-        words = summary["problem"] or f"{played} game{'s' * (played != 1)} counted."
+        played, pending = summary["played"], summary.get("pending", 0)
+        words = f"{played} game{'s' * (played != 1)} counted."
+        if pending:
+            waiting = summary["problem"] or "being written"
+            words += f" {pending} of them not written yet ({waiting})."
+        elif summary["problem"]:
+            words = summary["problem"]
         self.table.publish(message=f"Statistics: {words}")
         return summary

@@ -2,8 +2,10 @@
 
 A game counts once (:mod:`milligan_widget.stats`): when it ends, won or lost, or when the
 player leaves it in progress for a new game (abandoned). A game that Undo brings back after
-it was left is not counted a second time. Statistics never stop play: when they cannot be
-written, the widget says why once and plays on.
+it was left is not counted a second time. Statistics never stop play: a game is written in
+the background (:meth:`~milligan_widget.stats.Stats.record_later`: a file locked by another
+program delays no move), and when it cannot be written, the widget says why once and plays
+on; the game waits in memory, counted, and is written with the next one.
 
 >>> import tempfile
 >>> from milligan_widget import Game
@@ -15,14 +17,15 @@ written, the widget says why once and plays on.
 Move('d')
 >>> keeper.left(game, card), keeper.left(game, card)  # counted once
 (True, False)
->>> keeper.summary()["played"]
-1
+>>> keeper.summary()["played"], keeper.stats.flush(), keeper.stats.pending
+(1, True, 0)
 >>> folder.cleanup()
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -51,11 +54,15 @@ class Scorecard:
 
 
 class Scorekeeper:
-    """Records games in ``stats`` (None: statistics off)."""
+    """Records games in ``stats`` (None: statistics off); ``tell`` says in the status line,
+    once, why they cannot be written (called from the statistics' writer thread)."""
 
-    def __init__(self, stats: Stats | None) -> None:
+    def __init__(
+        self, stats: Stats | None, tell: Callable[[str], None] = lambda text: None
+    ) -> None:
         self.stats = stats
         self.streak = 0  # the current streak of the game's preset, after the last win
+        self._tell = tell
         self._warned = False
 
     def ended(self, game: Game, card: Scorecard) -> bool:
@@ -66,13 +73,9 @@ class Scorekeeper:
         """Count ``game``, left in progress, as abandoned (if a move was played)."""
         return game.status == "playing" and game.ply > 0 and self._count(game, card)
 
-    def problem(self) -> str | None:
-        """Why statistics are unavailable, the first time only (then None)."""
-        problem = self.stats.problem if self.stats is not None else None
-        if problem is None or self._warned:
-            return None
-        self._warned = True
-        return problem
+    def flush(self, timeout: float | None = 10.0) -> bool:
+        """Wait until the games counted were tried in the file; False on timeout."""
+        return self.stats is None or self.stats.flush(timeout)
 
     def summary(self) -> dict[str, Any]:
         """The statistics for the browser (no deck in them)."""
@@ -93,8 +96,17 @@ class Scorekeeper:
             solution_used=card.solution_used,
             started=card.began,
         )
-        written = self.stats.record(record)
-        if written and game.status == "won":
-            found = self.stats.summary(record.preset).get(record.preset)
+        self.stats.record_later(record, self._written)
+        if game.status == "won":  # the game counts in the summary while it is written
+            found = self.stats.summary(record.rules).get(record.rules)
             self.streak = found.current_streak if found is not None else 0
-        return written
+        return True
+
+    def _written(self, written: bool) -> None:
+        """After a write: say once why statistics are unavailable (again after a success)."""
+        problem = self.stats.problem if self.stats is not None else None
+        if written or problem is None:
+            self._warned = False
+        elif not self._warned:
+            self._warned = True
+            self._tell(f"{problem} The game is kept and counted; it is written later.")

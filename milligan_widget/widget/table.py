@@ -68,11 +68,11 @@ class Table:
         self.closed = False
         self.callbacks: list[MoveCallback] = []
         self.set_aside = SetAsideGames(MAX_SET_ASIDE)
-        self.keeper = Scorekeeper(stats)
-        self.autosave = Autosave(default_folder(), autosave) if autosave else None
-        # The game auto-saved before on this key, offered to resume (read before this
-        # table's own first move can replace it).
-        self.offer = self.autosave.read() if self.autosave is not None else None
+        self.keeper = Scorekeeper(stats, tell=self.tell)
+        self.autosave = Autosave(default_folder(), autosave, self.tell) if autosave else None
+        # The game auto-saved before on this key, offered to resume: set aside under a name
+        # of its own until the player answers, while the game on show is kept as usual.
+        self.offer = self.autosave.take_offer(game) if self.autosave is not None else None
         self.assistant = Assistant(self._host(show_analysis), hint_time)
         self._rev = 0
         self._shown_rules: Rules | None = None
@@ -274,10 +274,14 @@ class Table:
             self._shown_rules = game.rules
             rules = views.rules_info(game.rules, PRESETS)
         self._send(view, rules, self.mode.panel() if panel_changed else None)
-        if playing and self.autosave is not None and self.offer is None:
-            # After the view (the player waits for it, not for the disk), written in the
-            # background; not over the game offered to resume, until the player answers.
+        if playing and self.autosave is not None:
+            # After the view (the player waits for it, not for the disk), in the background.
             self.autosave.write(self.player)
+
+    def tell(self, text: str) -> None:
+        """Say ``text`` in the status line, from any thread (the auto-save's and the
+        statistics' writers say so when they fail), once this thread lets the lock go."""
+        self.lock.later(lambda: self.publish(message=text))
 
     def _add_play_state(self, view: dict[str, Any]) -> None:
         """What play mode adds to the view: Undo of a restart or a new game, Finish, the
@@ -296,9 +300,6 @@ class Table:
         if self.mode.name != "play" or status == "playing":
             return message, kind, None
         self.keeper.ended(self.player, self.card)
-        problem = self.keeper.problem()
-        if problem is not None:
-            message = f"{message} ({problem})".strip()
         if status == "won":
             return message, "won", self.card.seconds()
         if kind == "info":

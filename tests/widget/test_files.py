@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import shutil
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -194,3 +199,155 @@ def test_a_write_that_fails_does_not_stop_the_next(monkeypatch: pytest.MonkeyPat
     writer.submit(lambda: written.append("next"))
     assert writer.flush(5)
     assert written == ["next"]
+
+
+# ------------------------------------------------------------------ the offer to resume
+def _moves_on(widget: MilliganWidget, count: int) -> None:
+    for _ in range(count):
+        widget.play(widget.game.legal_moves[-1])
+
+
+def test_a_game_played_on_past_the_offer_is_kept_and_comes_back_after_a_crash(
+    folders: tuple[Path, Path],
+) -> None:
+    first = MilliganWidget(seed=8, autosave="k")
+    _played(first, 4)
+    assert first.wait(10)
+    second = MilliganWidget(seed=5, autosave="k")
+    assert second.view["resume"] is not None
+    _moves_on(second, 3)  # the offer is not answered: the player plays on
+    assert second.wait(10)
+    assert second.view["resume"] is not None  # still offered
+    # The kernel dies: what comes back is the game on show last.
+    assert MilliganWidget.resume("k").game == second.game
+    third = MilliganWidget(seed=6, autosave="k")
+    assert third.view["resume"] == "Resume your last game: deal #5 (classic) after 3 moves?"
+
+
+def test_the_offered_game_is_kept_until_answered_and_taken_up_after_playing_on(
+    folders: tuple[Path, Path],
+) -> None:
+    _, data = folders
+    first = MilliganWidget(seed=8, autosave="k")
+    _played(first, 4)
+    offered = first.game.copy()
+    second = MilliganWidget(seed=5, autosave="k")
+    second.new_game(6)  # no move played: a crash now still offers the game of before
+    assert MilliganWidget(seed=7, autosave="k").view["resume"].endswith("after 4 moves?")
+    second = MilliganWidget(seed=5, autosave="k")
+    _moves_on(second, 2)
+    Browser(second).request({"type": "resume", "on": True})
+    assert second.game == offered and second.view["resume"] is None
+    assert second.wait(10)
+    assert sorted(p.name.endswith(".offered.json") for p in (data / "autosave").iterdir()) == [
+        False
+    ]  # answered: only the game on show is kept
+
+
+# ------------------------------------------------------------------ exit, failures
+EXIT_RIGHT_AFTER_A_MOVE = """
+from milligan_widget.widget import MilliganWidget
+widget = MilliganWidget(seed=8, autosave="script", stats=False)
+widget.play("d")
+"""
+
+
+def test_the_last_move_before_a_normal_exit_is_kept(folders: tuple[Path, Path]) -> None:
+    _, data = folders
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root), "MILLIGAN_WIDGET_DATA": str(data)}
+    done = subprocess.run([sys.executable, "-c", EXIT_RIGHT_AFTER_A_MOVE], env=env,
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    kept = files.Autosave(data, "script").read()
+    assert kept is not None and [str(m) for m in kept.history] == ["d"]
+
+
+def test_an_auto_save_that_fails_mid_game_says_so_once_and_when_it_works_again(
+    folders: tuple[Path, Path],
+) -> None:
+    _, data = folders
+    moves = WIN_8.split()
+    widget = MilliganWidget(seed=8, autosave="k")
+    _played(widget, 2)
+    assert widget.wait(10)
+    shutil.rmtree(data / "autosave")
+    (data / "autosave").write_text("a file where the folder was")
+    widget.play(moves[2])
+    assert widget.wait(10)
+    assert widget.view["message"].startswith("Auto-save is failing: File exists (")
+    widget.play(moves[3])
+    assert widget.wait(10)
+    assert "Auto-save" not in widget.view["message"] and widget.view["stats"]["moves"] == 4  # once
+    (data / "autosave").unlink()
+    widget.play(moves[4])
+    assert widget.wait(10)
+    assert widget.view["message"] == "Auto-save works again: your game is kept."
+    assert MilliganWidget.resume("k").game == widget.game
+
+
+# ------------------------------------------------------------------ Save and Open
+def test_save_never_writes_over_a_file_whatever_the_count(
+    folders: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    notebook, _ = folders
+    monkeypatch.setattr(files, "_stamp", lambda: "2026-12-01-1154")
+    stem = "milligan-deal-8-2026-12-01-1154"
+    taken = [notebook / f"{stem}.json"] + [notebook / f"{stem}-{n}.json" for n in range(2, 1000)]
+    for path in taken:
+        path.write_text("someone's file")
+    widget = MilliganWidget(seed=8)
+    _played(widget, 3)
+    names = [widget.quick_save().name for _ in range(2)]
+    assert names == [f"{stem}-1000.json", f"{stem}-1001.json"]
+    assert widget.view["message"] == f"Saved as {stem}-1001.json (Open lists it)."
+    assert all(path.read_text() == "someone's file" for path in taken)
+    assert files.SaveFolder().open(names[1]) == widget.game
+    assert not list(notebook.glob(".*.tmp"))
+
+
+def test_open_refuses_a_pipe_or_folder_named_json_at_once(folders: tuple[Path, Path]) -> None:
+    notebook, _ = folders
+    pipe = notebook / "pipe.json"
+    os.mkfifo(pipe)
+    (notebook / "folder.json").mkdir()
+    widget = MilliganWidget(seed=8)
+    _played(widget, 3)
+    before = widget.game.copy()
+    browser, views = Browser(widget), []
+
+    def open_them() -> None:
+        for name in ("pipe.json", "folder.json"):
+            views.append(browser.updated_view(browser.request({"type": "open", "name": name})))
+
+    opener = threading.Thread(target=open_them, daemon=True)
+    opener.start()
+    opener.join(10)
+    try:
+        assert not opener.is_alive(), "Open waits for a writer to the pipe"
+    finally:  # a reader waiting on the pipe goes on once a writer opens it
+        with contextlib.suppress(OSError):
+            os.close(os.open(pipe, os.O_WRONLY | os.O_NONBLOCK))
+    assert [(v["kind"], v["message"]) for v in views] == [
+        ("error", f"Only a saved game can be opened, and {name} is not a regular file (it is "
+                  "a pipe, a device or a folder).") for name in ("pipe.json", "folder.json")
+    ]  # fmt: skip
+    assert widget.game == before and widget.saved_games() == []
+
+
+def test_open_refuses_a_link_out_of_the_folder_and_does_not_list_it(
+    folders: tuple[Path, Path],
+) -> None:
+    notebook, _ = folders
+    elsewhere = notebook.parent / "elsewhere"
+    elsewhere.mkdir()
+    Game.new(3).after("d").save(elsewhere / "secret.json")
+    (notebook / "out.json").symlink_to(elsewhere / "secret.json")
+    Game.new(4).after("d").save(notebook / "mine.json")
+    (notebook / "alias.json").symlink_to("mine.json")  # a link within the folder is fine
+    widget = MilliganWidget(seed=8)
+    assert sorted(entry["name"] for entry in widget.saved_games()) == ["alias.json", "mine.json"]
+    with pytest.raises(ValueError, match=r"and out\.json leads outside it"):
+        widget.open_saved("out.json")
+    assert widget.game.seed == 8 and widget.view["kind"] == "error"
+    assert widget.open_saved("alias.json").seed == 4

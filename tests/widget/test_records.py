@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -31,6 +32,7 @@ def test_a_won_game_counts_with_its_undos_hints_and_streak(tmp_path: Path) -> No
     for move in WIN_8.split():
         widget.play(move)
     assert widget.view["kind"] == "won" and widget.view["streak"] == 1
+    assert widget.wait(10)  # the game is written in the background
     (game,) = stats.games()
     assert (game.result, game.seed, game.moves, game.undos, game.hints) == ("won", 8, 207, 1, 1)
     assert not game.solution_used
@@ -39,7 +41,7 @@ def test_a_won_game_counts_with_its_undos_hints_and_streak(tmp_path: Path) -> No
     assert "deck" not in str(widget.statistics)
     widget.undo()  # a step back from the win and forward again: still one game
     widget.redo()
-    assert len(stats.games()) == 1
+    assert widget.wait(10) and len(stats.games()) == 1
 
 
 def test_a_game_left_for_a_new_one_counts_once_as_abandoned(tmp_path: Path) -> None:
@@ -49,11 +51,13 @@ def test_a_game_left_for_a_new_one_counts_once_as_abandoned(tmp_path: Path) -> N
     assert stats.games() == []
     widget.play("d")
     widget.new_game(7)
+    assert widget.wait(10)
     assert [(g.seed, g.result) for g in stats.games()] == [(6, "abandoned")]
     widget.undo()  # deal 6 comes back; leaving it again does not count it twice
     assert widget.game.seed == 6
     widget.new_game(9)
     widget.restart()  # a restart is the same deal going on: not a game left
+    assert widget.wait(10)
     assert [(g.seed, g.result) for g in stats.games()] == [(6, "abandoned")]
 
 
@@ -62,12 +66,17 @@ def test_a_broken_statistics_file_says_why_once_and_play_goes_on(tmp_path: Path)
     widget = MilliganWidget(seed=5, stats=Stats(tmp_path))
     widget.play("d")
     widget.new_game(6)
+    assert widget.wait(10)  # the write failed in the background: the status line says so
+    assert widget.view["message"].startswith("Statistics are unavailable: the file ")
+    assert "not a database" in widget.view["message"] and widget.view["kind"] != "error"
     widget.play("d")
     widget.new_game(7)
-    assert widget.game.seed == 7 and widget.view["kind"] != "error"
-    shown = widget.show_statistics()
-    assert shown["played"] == 0 and "not a database" in shown["problem"]
-    assert "unavailable" in widget.view["message"].lower()
+    assert widget.wait(10) and widget.view["message"].startswith("New game #7 (classic).")
+    assert widget.game.seed == 7  # said once; play went on
+    shown = widget.show_statistics()  # the two games wait in memory, counted
+    assert (shown["played"], shown["pending"]) == (2, 2) and "not a database" in shown["problem"]
+    words = "Statistics: 2 games counted. 2 of them not written yet (Statistics are unavailable"
+    assert widget.view["message"].startswith(words)
     assert (tmp_path / "statistics.sqlite3").read_bytes() == b"not a database at all" * 100
 
 
@@ -90,7 +99,7 @@ def test_finish_plays_every_card_home_and_the_game_counts(tmp_path: Path) -> Non
     assert all(isinstance(m, Move) and str(m).endswith(">f") for m in moves)
     assert widget.game.status == "won" and widget.view["kind"] == "won"
     assert widget.view["message"].startswith(f"Finish {len(moves)}/{len(moves)}:")
-    assert [g.result for g in stats.games()] == ["won"]
+    assert widget.wait(10) and [g.result for g in stats.games()] == ["won"]
 
 
 def test_finish_from_the_browser_and_when_there_is_more_to_do(tmp_path: Path) -> None:
@@ -102,3 +111,29 @@ def test_finish_from_the_browser_and_when_there_is_more_to_do(tmp_path: Path) ->
     _to_finish(widget)
     widget.finish(delay=0.01)
     assert widget.wait(10) and widget.game.status == "won"
+
+
+def test_a_statistics_file_locked_by_another_program_delays_no_request(tmp_path: Path) -> None:
+    stats = Stats(tmp_path)
+    widget = MilliganWidget(seed=5, stats=stats)
+    widget.play("d")
+    widget.new_game(6)  # one game written: the file exists
+    assert widget.wait(10) and len(stats.games()) == 1
+    holder = sqlite3.connect(stats.path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        browser = Browser(widget)
+        browser.request({"type": "deal"})
+        view = browser.updated_view(browser.request({"type": "new", "seed": 9}))
+        assert view["message"].startswith("New game #9") and widget.game.seed == 9
+        browser.request({"type": "undo"})  # answered at once too: deal 6 comes back
+        assert widget.game.seed == 6
+        # Still locked: the game left waits in memory, counted, not tried on this thread
+        # (where a locked file is retried for seconds, and its reason kept).
+        assert stats.pending == 1 and stats.problem is None
+        assert widget.show_statistics()["played"] == 2
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert widget.wait(30) and stats.pending == 0
+    assert [(g.seed, g.result) for g in stats.games()] == [(6, "abandoned"), (5, "abandoned")]
