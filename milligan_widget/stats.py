@@ -38,6 +38,7 @@ What a browser may see: :meth:`Summary.to_dict` and :meth:`GameRecord.to_dict` h
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import csv
 import functools
@@ -51,6 +52,7 @@ import random
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, fields
 from datetime import datetime, timedelta, timezone
@@ -77,6 +79,7 @@ RETRY_PAUSE = 0.05  #: seconds before the second attempt (doubled for each later
 MAX_PENDING = 1_000  #: unwritten games kept in memory; the oldest go first past this
 IDLE_EXIT = 30.0  #: seconds the background writer's thread waits for work before it ends
 WRITER = "milligan-widget statistics"  #: the background writer's thread name
+EXIT_WAIT = 3.0  #: seconds a normal exit waits for the background writer to finish
 
 T = TypeVar("T")
 
@@ -668,7 +671,9 @@ class Stats:
 class _Background:
     """One thread that runs ``write`` when asked (several requests meanwhile: once), then
     calls each request's ``done(result)``; it ends after :data:`IDLE_EXIT` idle and starts
-    again with the next request. Where no thread can start (Pyodide), the caller writes."""
+    again with the next request. Where no thread can start (Pyodide), the caller writes.
+    A normal exit waits for it a moment (:data:`EXIT_WAIT`): a game that ended just before
+    still counts."""
 
     def __init__(self, write: Callable[[], bool]) -> None:
         self._write = write
@@ -677,6 +682,7 @@ class _Background:
         self._thread: threading.Thread | None = None
         self._idle = threading.Event()
         self._idle.set()
+        _BACKGROUND.add(self)
 
     def request(self, done: Callable[[bool], None] | None) -> None:
         with self._wake:
@@ -726,6 +732,16 @@ class _Background:
         with self._wake:
             if not self._asked:
                 self._idle.set()
+
+
+_BACKGROUND: weakref.WeakSet[_Background] = weakref.WeakSet()
+
+
+@atexit.register
+def _at_exit() -> None:
+    deadline = time.monotonic() + EXIT_WAIT
+    for writer in list(_BACKGROUND):
+        writer.wait(max(0.0, deadline - time.monotonic()))
 
 
 def _writable(folder: Path) -> bool:

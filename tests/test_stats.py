@@ -563,3 +563,19 @@ def test_a_statistics_file_on_a_read_only_mount_can_be_read(tmp_path):
     assert read == "3 3 None"
     assert wrote.startswith("False Statistics are unavailable: the file ")
     assert len(source.games()) == 3
+
+
+EXIT_RIGHT_AFTER_A_GAME = """
+import sys
+from milligan_widget import Game
+from milligan_widget.stats import GameRecord, Stats
+Stats(sys.argv[1]).record_later(GameRecord.from_game(Game.new(5), seconds=3))
+"""
+
+
+def test_a_game_recorded_in_the_background_just_before_a_normal_exit_counts(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-c", EXIT_RIGHT_AFTER_A_GAME, str(tmp_path)]
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert [g.seed for g in Stats(tmp_path).games()] == [5]
