@@ -333,6 +333,9 @@ def test_a_locked_file_keeps_the_game_until_it_can_be_written(tmp_path, monkeypa
         assert store.record(record("lost", 1)) is False
         assert "is in use by another program (database is locked)" in store.problem
         assert store.pending == 1
+        summary = store.summary()  # read while locked: the reason stays, the game counts
+        assert summary.problem == store.problem and "in use" in (store.problem or "")
+        assert summary.pending == 1 and summary.get("classic").played == 2
     finally:
         holder.execute("ROLLBACK")
         holder.close()
