@@ -293,8 +293,12 @@ class Table:
         """The message, its kind and the time played, once a game in play is won or lost
         (then it counts in the statistics)."""
         status = self.game.status
-        if self.mode.name != "play" or status == "playing":
+        if self.mode.name != "play":
             return message, kind, None
+        if status == "playing":
+            self.card.go_on()
+            return message, kind, None
+        self.card.stop()
         self.keeper.ended(self.player, self.card)
         problem = self.keeper.problem()
         if problem is not None:
