@@ -211,18 +211,23 @@ export class Board {
       const movable = i >= movableFrom;
       const label = `${cardName(code)}, ${where}${movable ? "" : " (covered)"}`;
       const was = this.written.get(el) ?? {};
+      // One Tab stop per pile, its top card, as the arrow keys go (Up and Down reach the
+      // cards of a run below it). Written only when it changes: setting it on the focused
+      // card, even to the same value, makes the browser lay out the page to check the card
+      // can keep the focus.
+      const tab = movable && i === last ? 0 : -1;
+      if (el.tabIndex !== tab) el.tabIndex = tab;
       // The class is read back, not remembered: setCard rewrites the class list.
       if (el.classList.contains("mw-movable") !== movable || was.index !== i || was.label !== label) {
         el.classList.toggle("mw-movable", movable);
-        // Written only when it changes: setting it on the focused card, even to the same
-        // value, makes the browser lay out the page to check the card can keep the focus.
-        if (el.tabIndex !== (movable ? 0 : -1)) el.tabIndex = movable ? 0 : -1;
         el.dataset.index = String(i);
         el.setAttribute("aria-label", label);
         this.written.set(el, { ...was, index: i, label });
       }
       out.push(el);
     });
+    const tab = codes.length ? -1 : 0; // the pile is the Tab stop only while it shows no card
+    if (pile.tabIndex !== tab) pile.tabIndex = tab;
     return out;
   }
 

@@ -85,7 +85,9 @@ class App {
     this.interaction = new Interaction(this.root, this.board, send, (text, kind) => this.controls.say(text, kind));
     this.theme = new ThemeWatcher(this.root, () => model.get("theme") ?? "auto");
     host.appendChild(this.root);
-    this.resize = new ResizeObserver(() => this.fit());
+    // Fitted in the next frame, not in the observer's callback: the fit resizes what is
+    // observed, and a resize inside the callback is a "ResizeObserver loop" page error.
+    this.resize = new ResizeObserver(() => this.fitSoon());
     this.resize.observe(this.root);
     this.onPanel();
     this.onRules();
@@ -93,6 +95,16 @@ class App {
     this.onAnalysis();
     this.onTheme();
     Object.assign(this.root, { mmFullRender: () => this.fullRender() });
+  }
+
+  private fitting = 0;
+
+  private fitSoon(): void {
+    if (this.fitting) return;
+    this.fitting = requestAnimationFrame(() => {
+      this.fitting = 0;
+      this.fit();
+    });
   }
 
   /** Size the cards to the width available (narrow or wide notebook columns). */
@@ -190,6 +202,7 @@ class App {
 
   destroy(): void {
     this.resize.disconnect();
+    cancelAnimationFrame(this.fitting);
     this.theme.destroy();
     this.interaction.destroy();
     this.root.remove();

@@ -241,7 +241,7 @@ export class Interaction {
   /** Keep the keyboard with the game after a click (or notebook shortcuts would fire),
    * without the focus ring a mouse press does not call for (the keys bring it back). */
   private takeFocus(node: EventTarget | null): void {
-    const focusable = node instanceof Element ? node.closest<HTMLElement>("[tabindex='0']") : null;
+    const focusable = node instanceof Element ? node.closest<HTMLElement>(".mw-card.mw-movable, [data-pile]") : null;
     const options = { preventScroll: true, focusVisible: false } as FocusOptions;
     (focusable && this.root.contains(focusable) ? focusable : this.root).focus(options);
   }
