@@ -5,6 +5,13 @@ import type { GameView, RulesInfo, Suit } from "./types";
 
 const PILE_LABEL: Record<string, string> = { t: "column", f: "foundation", c: "cell" };
 
+/** Below this card width (px) a card shows its rank large and no pips (styles.css:
+ * .mw-small-cards), and a covered card keeps a strip high enough to read its rank. */
+export const SMALL_CARD = 48;
+/** The strip (px) a covered small card keeps in a column: its rank stays readable, and a
+ * long column grows taller instead. */
+const SMALL_STRIP = 14;
+
 /** Plain words for a pile name: "column 3", "foundation 5", "stock", "reserve". */
 export function pileLabel(pile: string): string {
   const kind = PILE_LABEL[pile[0]];
@@ -284,7 +291,8 @@ export class Board {
     const normal = ch * 0.28;
     if (n <= 1) return normal;
     const maxHeight = ch * 4.4;
-    return Math.max(ch * 0.15, Math.min(normal, (maxHeight - ch) / (n - 1)));
+    const least = this.cardWidth < SMALL_CARD ? Math.min(normal, SMALL_STRIP) : ch * 0.15;
+    return Math.max(least, Math.min(normal, (maxHeight - ch) / (n - 1)));
   }
 
   private renderFoundation(name: string, suit: Suit, top: string | null, n: number): void {

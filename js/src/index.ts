@@ -2,7 +2,7 @@
 import "./styles.css";
 import type { AnyModel, RenderProps } from "@anywidget/types";
 import { flipUp } from "./animate";
-import { Board } from "./board";
+import { Board, SMALL_CARD } from "./board";
 import { Controls } from "./controls";
 import { Interaction } from "./interact";
 import { LessonPanel, ReplayPanel } from "./panels";
@@ -117,11 +117,12 @@ class App {
       this.root.classList.toggle("mw-narrow", narrow);
       this.controls.setNarrow(narrow);
     }
-    const gap = Math.max(4, Math.round(width / 120));
+    const gap = narrow ? 2 : Math.max(4, Math.round(width / 120)); // narrow: room for the cards
     const inner = width - 2 * (gap + 2); // the board's padding (styles.css: .mw-board)
     const cw = Math.floor(Math.max(MIN_CARD, Math.min(MAX_CARD, (inner - gap * (cols - 1)) / cols)));
     if (cw === this.board.cardWidth) return;
     this.board.cardWidth = cw;
+    this.root.classList.toggle("mw-small-cards", cw < SMALL_CARD);
     this.root.style.setProperty("--mw-cw", `${cw}px`);
     this.root.style.setProperty("--mw-gap", `${gap}px`);
     this.board.render(this.model.get("view"));
