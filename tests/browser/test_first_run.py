@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import expect
 
 from .conftest import Notebook
 from .gestures import focused, settle
-from .lab import LabServer, open_notebook
+from .lab import REPO, LabServer, open_notebook
 from .test_browser import fresh_game
 
 
@@ -84,16 +86,20 @@ RECORD_ERRORS = """window.__mwErrors = [];
   window.addEventListener('error', e => window.__mwErrors.push(String(e.message)), true);"""
 
 
-def test_no_resize_observer_errors_on_load(lab: LabServer, browser: Any) -> None:
+def test_no_resize_observer_errors_on_load(lab: LabServer, browser: Any, tmp_path: Path) -> None:
     """The cards are fitted to the width in the frame after a resize, not in the observer's
-    callback (a resize there is a "ResizeObserver loop" page error), on load and on resizes."""
+    callback (a resize there is a "ResizeObserver loop" page error), on load and on resizes.
+    A copy of play.ipynb, with a kernel of its own: the other tests' ``widget`` stays."""
+    copy = tmp_path / "resize-check.ipynb"
+    shutil.copy(REPO / "examples" / "play.ipynb", copy)
+    lab.add_notebook(copy)
     context = browser.new_context(viewport={"width": 1280, "height": 1500})
     try:
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.add_init_script(RECORD_ERRORS)
-        open_notebook(page, lab, "play.ipynb", widgets=2)
+        open_notebook(page, lab, copy.name, widgets=2)
         widget = page.locator(".mw-root").first
         settle(page, widget)
         for width in (700, 420, 1280):
