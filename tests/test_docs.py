@@ -7,6 +7,7 @@ the README, and checks each against the numbered headings of docs/rules.md.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -25,7 +26,8 @@ def cited_files() -> list[Path]:
         base = ROOT / folder
         if base.exists():
             files += [
-                p for p in base.rglob("*")
+                p
+                for p in base.rglob("*")
                 if p.suffix in {".py", ".ts", ".ipynb", ".md"} and "node_modules" not in p.parts
             ]
     return files
@@ -100,3 +102,13 @@ def test_the_worked_examples_quote_the_engine():
     assert len(reasons) == len(EXAMPLES)
     for (columns, options, move), reason in zip(EXAMPLES, reasons, strict=True):
         assert stage(columns, **options).explain(move) == reason, (columns, move)
+
+
+def test_the_play_notebook_lists_every_preset():
+    """examples/play.ipynb's "Other rules" names every preset ``rules=`` takes."""
+    notebook = json.loads((ROOT / "examples" / "play.ipynb").read_text(encoding="utf-8"))
+    text = "".join(
+        "".join(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == "markdown"
+    )
+    (listing,) = re.findall(r"`rules=` takes a preset: (.+?);", text)
+    assert re.findall(r"`([\w-]+)`", listing) == list(PRESETS)

@@ -290,6 +290,16 @@ def test_the_widget_plays_the_solution_without_threads(report: dict) -> None:
     assert solution == {"status": "won", "kind": "won"}
 
 
+def test_stop_stops_the_solution_on_pyodides_event_loop(report: dict) -> None:
+    """JupyterLite: Stop, handled between two moves, stops "Solution ▶" where it is."""
+    stopped = no_error(report["solution_stopped"])
+    assert stopped["returned_after"] < 10, stopped  # the moves come from the event loop
+    assert 1 < stopped["at_stop"] < len(WIN_8.split()), stopped
+    assert stopped["later"] == stopped["at_stop"], stopped
+    assert stopped["message"] == f"Solution stopped after {stopped['at_stop']} moves.", stopped
+    assert stopped["busy"] is None, stopped
+
+
 # ---------------------------------------------------------------- the JupyterLite recipe
 
 

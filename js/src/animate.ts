@@ -55,7 +55,8 @@ const flights = new WeakMap<HTMLElement, Animation>();
 
 /** Slide a card in from `from`. A card in flight takes no clicks (an inline style, which
  * survives the card being redrawn by the next view): a quick second click on the stock
- * must reach the stock, not a card still leaving it. */
+ * must reach the stock, not a card still leaving it. A press elsewhere on the board lands
+ * it at once (`landAll`), so the card just dealt can be picked up where it is going. */
 function slide(card: HTMLElement, from: DOMRect | undefined, to: DOMRect, delay: number): void {
   if (!from) return;
   const dx = from.left - to.left;
@@ -90,6 +91,14 @@ export function land(card: HTMLElement): void {
   if (!flight) return;
   touchDown(card);
   flight.cancel();
+}
+
+/** Land at once every card in flight on `board` (a press on the board, not on the stock,
+ * is meant for the cards where they are going); true if one was flying. */
+export function landAll(board: HTMLElement): boolean {
+  const flying = board.querySelectorAll<HTMLElement>("[data-flying]");
+  flying.forEach(land);
+  return flying.length > 0;
 }
 
 /** Send a refused ghost back to where it came from, then call `done`. */

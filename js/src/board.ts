@@ -5,6 +5,13 @@ import type { GameView, RulesInfo, Suit } from "./types";
 
 const PILE_LABEL: Record<string, string> = { t: "column", f: "foundation", c: "cell" };
 
+/** Below this card width (px) a card shows its rank large and no pips (styles.css:
+ * .mw-small-cards), and a covered card keeps a strip high enough to read its rank. */
+export const SMALL_CARD = 48;
+/** The strip (px) a covered small card keeps in a column: its rank stays readable, and a
+ * long column grows taller instead. */
+const SMALL_STRIP = 14;
+
 /** Plain words for a pile name: "column 3", "foundation 5", "stock", "reserve". */
 export function pileLabel(pile: string): string {
   const kind = PILE_LABEL[pile[0]];
@@ -211,18 +218,23 @@ export class Board {
       const movable = i >= movableFrom;
       const label = `${cardName(code)}, ${where}${movable ? "" : " (covered)"}`;
       const was = this.written.get(el) ?? {};
+      // One Tab stop per pile, its top card, as the arrow keys go (Up and Down reach the
+      // cards of a run below it). Written only when it changes: setting it on the focused
+      // card, even to the same value, makes the browser lay out the page to check the card
+      // can keep the focus.
+      const tab = movable && i === last ? 0 : -1;
+      if (el.tabIndex !== tab) el.tabIndex = tab;
       // The class is read back, not remembered: setCard rewrites the class list.
       if (el.classList.contains("mw-movable") !== movable || was.index !== i || was.label !== label) {
         el.classList.toggle("mw-movable", movable);
-        // Written only when it changes: setting it on the focused card, even to the same
-        // value, makes the browser lay out the page to check the card can keep the focus.
-        if (el.tabIndex !== (movable ? 0 : -1)) el.tabIndex = movable ? 0 : -1;
         el.dataset.index = String(i);
         el.setAttribute("aria-label", label);
         this.written.set(el, { ...was, index: i, label });
       }
       out.push(el);
     });
+    const tab = codes.length ? -1 : 0; // the pile is the Tab stop only while it shows no card
+    if (pile.tabIndex !== tab) pile.tabIndex = tab;
     return out;
   }
 
@@ -279,7 +291,8 @@ export class Board {
     const normal = ch * 0.28;
     if (n <= 1) return normal;
     const maxHeight = ch * 4.4;
-    return Math.max(ch * 0.15, Math.min(normal, (maxHeight - ch) / (n - 1)));
+    const least = this.cardWidth < SMALL_CARD ? Math.min(normal, SMALL_STRIP) : ch * 0.15;
+    return Math.max(least, Math.min(normal, (maxHeight - ch) / (n - 1)));
   }
 
   private renderFoundation(name: string, suit: Suit, top: string | null, n: number): void {

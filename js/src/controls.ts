@@ -99,6 +99,11 @@ export class Controls {
   private buildToolbar(): void {
     this.preset.setAttribute("aria-label", "Rules for the next game");
     this.preset.dataset.role = "preset";
+    // Picking rules changes no game by itself (the game on show goes on): say what does.
+    this.preset.addEventListener("change", () => {
+      const name = this.preset.selectedOptions[0]?.textContent ?? this.preset.value;
+      this.say(`Rules for the next game: ${name}. Press New game to deal it.`);
+    });
     this.seed.type = "text";
     this.seed.inputMode = "numeric";
     this.seed.placeholder = "deal #";
@@ -279,6 +284,7 @@ export class Controls {
     this.verdict.title = why;
     this.verdictWhy.hidden = !why;
     this.verdictWhy.textContent = why;
+    this.verdictWhy.title = why;
     this.canThink = analysis.can_think;
     this.enableSolverTools();
   }

@@ -2,7 +2,7 @@
 import "./styles.css";
 import type { AnyModel, RenderProps } from "@anywidget/types";
 import { flipUp } from "./animate";
-import { Board } from "./board";
+import { Board, SMALL_CARD } from "./board";
 import { Controls } from "./controls";
 import { Interaction } from "./interact";
 import { LessonPanel, ReplayPanel } from "./panels";
@@ -85,7 +85,9 @@ class App {
     this.interaction = new Interaction(this.root, this.board, send, (text, kind) => this.controls.say(text, kind));
     this.theme = new ThemeWatcher(this.root, () => model.get("theme") ?? "auto");
     host.appendChild(this.root);
-    this.resize = new ResizeObserver(() => this.fit());
+    // Fitted in the next frame, not in the observer's callback: the fit resizes what is
+    // observed, and a resize inside the callback is a "ResizeObserver loop" page error.
+    this.resize = new ResizeObserver(() => this.fitSoon());
     this.resize.observe(this.root);
     this.onPanel();
     this.onRules();
@@ -93,6 +95,16 @@ class App {
     this.onAnalysis();
     this.onTheme();
     Object.assign(this.root, { mmFullRender: () => this.fullRender() });
+  }
+
+  private fitting = 0;
+
+  private fitSoon(): void {
+    if (this.fitting) return;
+    this.fitting = requestAnimationFrame(() => {
+      this.fitting = 0;
+      this.fit();
+    });
   }
 
   /** Size the cards to the width available (narrow or wide notebook columns). */
@@ -105,11 +117,12 @@ class App {
       this.root.classList.toggle("mw-narrow", narrow);
       this.controls.setNarrow(narrow);
     }
-    const gap = Math.max(4, Math.round(width / 120));
+    const gap = narrow ? 2 : Math.max(4, Math.round(width / 120)); // narrow: room for the cards
     const inner = width - 2 * (gap + 2); // the board's padding (styles.css: .mw-board)
     const cw = Math.floor(Math.max(MIN_CARD, Math.min(MAX_CARD, (inner - gap * (cols - 1)) / cols)));
     if (cw === this.board.cardWidth) return;
     this.board.cardWidth = cw;
+    this.root.classList.toggle("mw-small-cards", cw < SMALL_CARD);
     this.root.style.setProperty("--mw-cw", `${cw}px`);
     this.root.style.setProperty("--mw-gap", `${gap}px`);
     this.board.render(this.model.get("view"));
@@ -190,6 +203,7 @@ class App {
 
   destroy(): void {
     this.resize.disconnect();
+    cancelAnimationFrame(this.fitting);
     this.theme.destroy();
     this.interaction.destroy();
     this.root.remove();

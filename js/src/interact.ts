@@ -1,5 +1,5 @@
 /** Playing with the mouse, touch and keyboard: pick up, highlight, drop, request. */
-import { capture, movedCards, play, springBack, type Snapshot } from "./animate";
+import { capture, landAll, movedCards, play, springBack, type Snapshot } from "./animate";
 import { setCard } from "./cards";
 import type { Board } from "./board";
 import { isRefusal, type GameView, type Grab, type Kind, type Request } from "./types";
@@ -80,6 +80,8 @@ export class Interaction {
   private focusBefore: { el: Element; ring: boolean; pile: string; index: number | null } | null = null;
   /** Esc put a held card back: the button's release that follows does nothing. */
   private dragCancelled = false;
+  /** Where the button went down (any press, whether it picked up a card or not). */
+  private pressedAt: { x: number; y: number } | null = null;
   /** Why no card can be picked up in this mode (the replay viewer), or null. */
   refusal: string | null = null;
   /** A move asked for from the keyboard: once played, the focus goes with the card. */
@@ -209,9 +211,12 @@ export class Interaction {
   // ------------------------------------------------------------------ pointer
   private onPointerDown(e: PointerEvent): void {
     this.dragCancelled = false; // a new press: whatever Esc put back was let go of elsewhere
+    this.pressedAt = null;
     if (e.button !== 0 || this.pending) return;
-    this.takeFocus(e.target);
-    const at = locate(e.target);
+    this.pressedAt = { x: e.clientX, y: e.clientY };
+    const node = this.landFlights(e);
+    this.takeFocus(node);
+    const at = locate(node);
     if (!at || at.index === null) return;
     if (this.refusal !== null) return this.say(this.refusal, "error");
     const grab = this.grabAt(at.pile, at.index);
@@ -225,10 +230,18 @@ export class Interaction {
     e.preventDefault();
   }
 
+  /** What the press is on once the cards in flight have landed: a card still sliding in
+   * takes no clicks, yet the player presses where they see it going. A press on the
+   * stock lands nothing (a quick second deal). */
+  private landFlights(e: PointerEvent): EventTarget | null {
+    if (locate(e.target)?.pile === "stock" || !landAll(this.board.el)) return e.target;
+    return this.elementAt(e.clientX, e.clientY) ?? e.target;
+  }
+
   /** Keep the keyboard with the game after a click (or notebook shortcuts would fire),
    * without the focus ring a mouse press does not call for (the keys bring it back). */
   private takeFocus(node: EventTarget | null): void {
-    const focusable = node instanceof Element ? node.closest<HTMLElement>("[tabindex='0']") : null;
+    const focusable = node instanceof Element ? node.closest<HTMLElement>(".mw-card.mw-movable, [data-pile]") : null;
     const options = { preventScroll: true, focusVisible: false } as FocusOptions;
     (focusable && this.root.contains(focusable) ? focusable : this.root).focus(options);
   }
@@ -249,8 +262,15 @@ export class Interaction {
       return;
     }
     if (drag) return this.drop(drag, e);
+    if (this.travelled(e)) return this.select(null); // a drag that picked nothing up
     const at = locate(this.elementAt(e.clientX, e.clientY) ?? e.target);
     if (at) this.click(at.pile, at.index);
+  }
+
+  /** Did the pointer go further than a click's wobble since the press? */
+  private travelled(e: PointerEvent): boolean {
+    const from = this.pressedAt;
+    return from !== null && Math.hypot(e.clientX - from.x, e.clientY - from.y) >= DRAG_THRESHOLD;
   }
 
   /** Esc while a card is held: it goes back, and the release of the button is ignored. */

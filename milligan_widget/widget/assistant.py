@@ -347,6 +347,7 @@ class Assistant:
     def wait(self, timeout: float | None = 30.0) -> bool:
         """Wait until every job is done, stopped ones too; False on timeout."""
         deadline = None if timeout is None else time.monotonic() + timeout
+        self.solution.drain()  # a playback on the event loop cannot go on while this waits
         if not self.workers.join(deadline):
             return False
         while self.analysis.get("state") == "checking" or self.indicator.busy:

@@ -14,6 +14,7 @@ request that asked for it has been answered (the player sees "thinking…" first
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import math
 import threading
@@ -46,11 +47,18 @@ class Job:
         self.played = 0  # the solution's moves played back so far
         self.progress = (0, 0.0)  # positions searched and seconds spent (Think longer)
         self.shown = 0.0  # the seconds of the progress shown last
+        # A playback on the event loop (no threads): the next move's timer and its call.
+        self.next: tuple[asyncio.TimerHandle, Callable[[], None]] | None = None
 
     def join(self) -> None:
-        """Wait until the job is done (at once if it ran in the kernel's thread)."""
+        """Wait until the job is done: its thread ends, or what is left of its playback on
+        the event loop is played now (the loop cannot run it while this waits)."""
         if self.thread is not None:
             self.thread.join()
+        while self.next is not None:
+            handle, step = self.next
+            handle.cancel()
+            step()
 
 
 @dataclass(frozen=True)

@@ -70,7 +70,7 @@ TOOLBAR: dict[str, Callable[[dict[str, Any]], bool]] = {
     "deal": lambda view: view["can_deal"],
     "restart": lambda view: view["stats"]["moves"] > 0 or view["can_redo"],
     "hint": lambda view: view["status"] == "playing",
-    "auto": lambda view: True,
+    "auto": lambda view: view["status"] == "playing",
     "finish": lambda view: view.get("can_finish", False),
     "solution": lambda view: view["status"] == "playing" and view["busy"] != "solution",
     "save": lambda view: True,

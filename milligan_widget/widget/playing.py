@@ -133,19 +133,14 @@ class Playing:
     def new_game(self, seed: int | None = None, rules: str | Rules | None = None) -> Game:
         """Start a new deal (random when ``seed`` is None), with these rules or the same.
 
-        When the game it replaces is in progress (a move played or one to redo, and not
-        won), Undo at the start of the new game brings it back as it was; from a game not
-        yet touched that a restart or new game brought, Undo goes back past it to the game
-        before. This leaves a lesson or the replay viewer."""
+        Undo at the start of the new game brings back the game it replaced, as it was: one
+        Undo for each New game, an untouched deal too (a player who asks for deal after deal
+        gets each back in turn), but not a won game (it is over). This leaves a lesson or the
+        replay viewer."""
         table = self.table
         game = Game.new(pick_seed(seed), table.game.rules if rules is None else rules)
         table.leave()
-        old = table.player
-        behind = None if old.history or old.can_redo else table.set_aside.replaced_by(old)
-        if behind is not None:  # Undo goes back past the untouched game on show
-            table.set_aside.pop()
-            table.set_aside_for("new game", game, behind=behind)
-        elif table.in_progress():
+        if table.can_come_back():
             table.set_aside_for("new game", game)
         else:
             table.set_aside.clear()

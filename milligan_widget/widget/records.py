@@ -42,15 +42,30 @@ def _now() -> datetime:
 class Scorecard:
     """What the statistics need of one game beyond the engine's: its clock and counters."""
 
-    started: float = field(default_factory=time.monotonic)  # for the time played
+    started: float = field(default_factory=lambda: time.monotonic())  # for the time played
     began: datetime = field(default_factory=_now)
     undos: int = 0
     hints: int = 0
     solution_used: bool = False
     counted: bool = False
+    ended: float | None = None  # when the clock stopped: the game is over
 
     def seconds(self) -> float:
-        return round(time.monotonic() - self.started, 1)
+        """The time played: up to the winning (or last) move once the game is over."""
+        end = time.monotonic() if self.ended is None else self.ended
+        return round(end - self.started, 1)
+
+    def stop(self) -> None:
+        """The game is over: the clock stops (a later view shows the same time)."""
+        if self.ended is None:
+            self.ended = time.monotonic()
+
+    def go_on(self) -> None:
+        """The game is in play again (its last move undone): the clock goes on from where
+        it stopped; the time it stood still does not count."""
+        if self.ended is not None:
+            self.started += time.monotonic() - self.ended
+            self.ended = None
 
 
 class Scorekeeper:

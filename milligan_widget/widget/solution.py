@@ -2,7 +2,9 @@
 
 The solver looks for a win from the position on show (unless one is remembered); then its
 moves are played one every ``delay`` seconds in the background, so Stop and other clicks
-still work. Any move by the player stops it; so does a change of position under it. The
+still work. Where no thread can start (Pyodide, JupyterLite) each move is a callback of the
+kernel's event loop, ``delay`` seconds after the last: the kernel handles Stop between two
+moves. Any move by the player stops it; so does a change of position under it. The
 browser sees each move only as it is played, never the line.
 
 >>> from milligan_widget.widget import MilliganWidget
@@ -14,6 +16,9 @@ browser sees each move only as it is played, never the line.
 
 from __future__ import annotations
 
+import asyncio
+import functools
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -58,14 +63,25 @@ class Solution:
             message = f"Thinking… the solver looks for a win (up to {time_limit:g} s)"
             kind = "thinking"
         self.host.publish(message=message, kind=kind)
-        job.thread = self._workers.start(self._work, job, game.copy(), time_limit, delay)
+        args = (job, game.copy(), time_limit, delay)
+        in_kernel = functools.partial(self._work, *args, on_loop=True)
+        job.thread = self._workers.start(self._work, *args, fallback=in_kernel)
         return job
+
+    def drain(self) -> None:
+        """Play at once what is left of a playback on the event loop (to wait for it)."""
+        job = self._job
+        if job is not None and job.thread is None:
+            job.join()
 
     def cancel(self) -> None:
         """Stop it, without a word."""
         job = self._job
         if job is not None:
             job.stop.set()
+            if job.next is not None:
+                job.next[0].cancel()
+                job.next = None
             self._job = None
 
     @locked
@@ -85,8 +101,11 @@ class Solution:
         if job is not None and job.result is None and job.position != position:
             self.cancel()
 
-    def _work(self, job: Job, game: Game, time_limit: float, delay: float) -> None:
-        """Find the solution (unless known), then play it back; say why if none."""
+    def _work(
+        self, job: Job, game: Game, time_limit: float, delay: float, on_loop: bool = False
+    ) -> None:
+        """Find the solution (unless known), then play it back (``on_loop``: by callbacks of
+        the event loop, in the kernel's thread); say why if none."""
         result, error = job.result, ""
         if result is None:
             try:
@@ -97,7 +116,11 @@ class Solution:
             job.result = result
             self._remember(job, game, result.moves)
         if result.moves:
-            self._play_back(job, result.moves, delay)
+            loop = _event_loop() if on_loop else None
+            if loop is None:
+                self._play_back(job, result.moves, delay)
+            else:
+                self._play_back_on_loop(loop, job, result.moves, delay)
             return
         with self._lock:
             if job.stop.is_set() or self._job is not job:
@@ -115,6 +138,24 @@ class Solution:
                     return
             if ply < count and job.stop.wait(delay):
                 return
+
+    def _play_back_on_loop(
+        self, loop: asyncio.AbstractEventLoop, job: Job, moves: tuple[Move, ...], delay: float
+    ) -> None:
+        """Play ``moves`` from the event loop, one callback each, ``delay`` seconds apart:
+        the kernel's thread is free between two moves (Stop is a message it handles)."""
+        count = len(moves)
+
+        def step(ply: int) -> None:
+            job.next = None
+            with self._lock:
+                if not self._play_one(job, moves[ply - 1], ply, count):
+                    return
+            if ply < count and not job.stop.is_set():
+                after = functools.partial(step, ply + 1)
+                job.next = (loop.call_later(delay, after), after)
+
+        step(1)
 
     def _play_one(self, job: Job, move: Move, ply: int, count: int) -> bool:
         """Play move ``ply`` of ``count``; False when the playback ends here."""
@@ -134,6 +175,16 @@ class Solution:
         job.played = ply
         job.position = self.host.position()
         return True
+
+
+def _event_loop() -> asyncio.AbstractEventLoop | None:
+    """The loop running this thread's kernel, or None (then playback holds the thread).
+    Pyodide's loop is the browser's own: it runs between two calls into Python, though no
+    Python code sees it running."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.get_event_loop() if sys.platform == "emscripten" else None
 
 
 def _no_solution(game: Game, result: solver.SolveResult, seconds: float, error: str) -> dict:

@@ -17,7 +17,6 @@ which run once the lock is let go.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import logging
 from collections.abc import Callable
@@ -133,16 +132,17 @@ class Table:
             return False
         return bool(game.history or game.can_redo)
 
-    def set_aside_for(
-        self, action: str, game: Game, line: WinningLine = NO_LINE, behind: SetAside | None = None
-    ) -> None:
+    def can_come_back(self) -> bool:
+        """May Undo bring the player's game back after a new game (any game in play, even
+        untouched; not a won one, nor the replay viewer's)?"""
+        return self.mode.name != "replay" and self.player.status != "won"
+
+    def set_aside_for(self, action: str, game: Game, line: WinningLine = NO_LINE) -> None:
         """Show ``game`` (not published) in place of the player's game, which Undo brings
-        back from its start (``behind``: the game set aside before an untouched one, which
-        Undo goes back to instead); ``line``: the remembered win, for ``game``."""
-        if behind is None:
-            behind = SetAside(action, self.player, game, self.assistant.line, self.card)
+        back from its start; ``line``: the remembered win, for ``game``."""
+        behind = SetAside(action, self.player, game, self.assistant.line, self.card)
         self.switch_to(game, self.card if action == "restart" else None, line)
-        self.set_aside.push(dataclasses.replace(behind, action=action, successor=game))
+        self.set_aside.push(behind)
 
     def take_up(self, game: Game, words: str) -> None:
         """Show ``game`` in place of the player's, which Undo brings back if in progress."""
@@ -297,8 +297,12 @@ class Table:
         """The message, its kind and the time played, once a game in play is won or lost
         (then it counts in the statistics)."""
         status = self.game.status
-        if self.mode.name != "play" or status == "playing":
+        if self.mode.name != "play":
             return message, kind, None
+        if status == "playing":
+            self.card.go_on()
+            return message, kind, None
+        self.card.stop()
         self.keeper.ended(self.player, self.card)
         if status == "won":
             return message, "won", self.card.seconds()

@@ -245,3 +245,36 @@ def test_a_bad_deal_number_keeps_what_was_typed_and_says_why(notebook: Notebook)
     assert notebook.kernel.eval("widget.game.seed") == 2024
     box.fill("")
 
+
+# For each card of a column, the rank's font size and whether the
+# rank is wholly in sight (inside the card, and not under the next card).
+RANKS = """pile => [...pile.querySelectorAll('.mw-card')].map((card, i, cards) => {
+  const rank = card.querySelector('.mw-tl b'), r = rank.getBoundingClientRect();
+  const box = card.getBoundingClientRect(), next = cards[i + 1]?.getBoundingClientRect();
+  return {width: box.width, font: parseFloat(getComputedStyle(rank).fontSize),
+          seen: r.left >= box.left && r.right <= box.right && r.top >= box.top
+                && r.bottom <= (next ? next.top : box.bottom) + 0.5}; })"""
+
+
+def test_in_a_narrow_notebook_every_rank_stays_readable(notebook: Notebook) -> None:
+    """About 330 px, cards about 36 px wide: the ranks of the top cards and of the covered
+    strips are drawn at 11 px or more, in sight (no pips, too small to read); a long column
+    grows taller rather than squeezing its strips below that."""
+    fresh_game(notebook)
+    notebook.kernel.run("widget.deal(); widget.deal(); widget.deal()")
+    expect(notebook.stat("moves")).to_have_text("3")
+    _narrow(notebook)
+    try:
+        expect(notebook.widget).to_have_class(re.compile("mw-small-cards"))
+        settle(notebook.page, notebook.widget)
+        for pile in ("t1", "t8"):
+            cards = notebook.pile(pile).evaluate(RANKS)
+            assert len(cards) == 4, cards
+            assert all(card["font"] >= 11 and card["seen"] for card in cards), (pile, cards)
+        assert notebook.widget.evaluate(OVERFLOWING) == []
+        notebook.screenshot("narrow-cards.png")
+        set_theme(notebook, "JupyterLab Dark")
+        notebook.screenshot("narrow-cards-dark.png")
+    finally:
+        set_theme(notebook, "JupyterLab Light")
+        _wide(notebook)

@@ -387,6 +387,75 @@ def test_a_card_in_flight_lands_when_the_next_view_moves_it(notebook: Notebook) 
         page.evaluate(SLOW_FLIGHTS, False)
 
 
+# After a deal: a single card that the dealt row's top card of a column can play onto another.
+DEALT_MOVE = """[(m.source, m.target, str(_g.tableau[int(m.source[1:]) - 1][-1]))
+  for _g in [widget.game.copy()] if _g.play('d')
+  for m in _g.legal_moves if m.source.startswith('t') and (m.target or '').startswith('t')
+  and __import__('milligan_widget.widget.view').widget.view.move_count(_g, m) == 1][:1]"""
+# Where a card will be once it has landed: its box less the transform of its flight.
+LANDING_BOX = """el => { const r = el.getBoundingClientRect();
+  const m = new DOMMatrix(getComputedStyle(el).transform);
+  return {x: r.x - m.e, y: r.y - m.f, width: r.width, height: r.height}; }"""
+
+
+def _deal_with_a_dealt_move(nb: Notebook) -> dict[str, Any]:
+    """A fresh deal where, after the first deal, a dealt card can go onto another column."""
+    for seed in range(2024, 2224):
+        fresh_game(nb, seed)
+        found = nb.kernel.eval(DEALT_MOVE)
+        if found:
+            source, target, card = found[0]
+            return {"seed": seed, "source": source, "target": target, "card": card}
+    raise AssertionError("no deal whose first row brings a card that can move")
+
+
+def test_a_card_still_flying_in_from_the_stock_can_be_dragged(notebook: Notebook) -> None:
+    """The card just dealt is picked up where it is going, mid-flight: it lands at once,
+    and the drop plays the move (it took no press until it landed, about 0.3 s)."""
+    page = notebook.page
+    move = _deal_with_a_dealt_move(notebook)
+    notebook.widget.locator(".mw-board").evaluate("el => el.scrollIntoView({block: 'center'})")
+    page.evaluate(SLOW_FLIGHTS, True)
+    try:
+        notebook.pile("stock").click()
+        card = notebook.pile(move["source"]).locator(f'[data-card="{move["card"]}"]')
+        expect(card).to_have_attribute("data-flying", "1")
+        box = card.evaluate(LANDING_BOX)
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 12)
+        page.mouse.down()
+        expect(card).not_to_have_attribute("data-flying", "1")  # landed at the touch
+        page.mouse.move(box["x"] + box["width"] / 2 + 12, box["y"] + 20, steps=3)
+        to = centre(notebook.pile(move["target"]).bounding_box(), dy=30)
+        page.mouse.move(*to, steps=8)
+        page.mouse.up()
+        expect(notebook.stat("moves")).to_have_text("2")
+        assert history(notebook) == ["d", f"{move['source'][1:]}>{move['target'][1:]}"]
+    finally:
+        page.evaluate(SLOW_FLIGHTS, False)
+
+
+def test_a_drag_that_picked_nothing_up_leaves_nothing_selected(notebook: Notebook) -> None:
+    """A press on a covered card, dragged onto another column: no move, and the card where
+    the button was let go is not left selected (the next click would move it)."""
+    page = notebook.page
+    move = find_tableau_move(notebook)
+    notebook.kernel.run("widget.deal()")  # every column has a covered card now
+    expect(notebook.stat("moves")).to_have_text("1")
+    covered = notebook.pile(move["source"]).locator("[data-card]:not(.mw-movable)").first
+    covered.evaluate("el => el.scrollIntoView({block: 'center'})")
+    settle(page, notebook.widget)  # the row dealt has landed: the release finds its card
+    box = covered.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 6)
+    page.mouse.down()
+    target = notebook.pile(move["target"]).locator("[data-card]").last
+    page.mouse.move(*centre(target.bounding_box()), steps=8)
+    page.mouse.up()
+    expect(notebook.widget.locator(".mw-selected")).to_have_count(0)
+    page.wait_for_timeout(200)  # a selection would be drawn by now
+    expect(notebook.widget.locator(".mw-selected")).to_have_count(0)
+    assert history(notebook) == ["d"]
+
+
 def test_after_a_keyboard_move_the_focus_follows_the_card(notebook: Notebook) -> None:
     move = find_tableau_move(notebook)
     source = notebook.pile(move["source"]).locator(f'[data-card="{move["card"]}"]').last

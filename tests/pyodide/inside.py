@@ -2,13 +2,15 @@
 
 It installs every wheel in ``/wheels/project`` and ``/wheels/deps`` by unpacking it into
 site-packages (micropip needs a network), then deals, plays, solves and uses the widget where
-threads cannot start. It reads ``/input/input.json`` (the PySolFC reference deals and a
-winning line of deal 8) and its last expression is a JSON report, which the test checks:
-nothing is asserted here, so that every answer reaches the test, failures included.
+threads cannot start (a solution played back on the event loop and stopped). It reads
+``/input/input.json`` (the PySolFC reference deals and a winning line of deal 8) and its last
+expression is a JSON report, which the test checks: nothing is asserted here, so that every
+answer reaches the test, failures included.
 """
 
 from __future__ import annotations
 
+import asyncio
 import glob
 import importlib
 import json
@@ -149,6 +151,39 @@ def widget_solution(seed: int, seconds: float) -> dict:
     return {"status": widget.game.status, "kind": widget.view.get("kind")}
 
 
+async def widget_solution_stopped(seed: int) -> dict:
+    """Start "Solution ▶" as the toolbar does, let Pyodide's event loop run, then press Stop
+    (the message the button sends): how many moves were played then, and later."""
+    from milligan_widget import MilliganWidget
+
+    widget = MilliganWidget(seed=seed, hint_time=0)
+    widget.show_solution(delay=0.02)
+    returned_after = len(widget.game.history)
+    await asyncio.sleep(0.5)
+    at_stop = len(widget.game.history)
+    stop = {"method": "custom", "content": {"type": "stop"}}
+    widget._handle_msg({"content": {"data": stop}, "buffers": []})  # as the comm delivers it
+    message = widget.view.get("message", "")
+    await asyncio.sleep(0.5)
+    return {
+        "returned_after": returned_after,
+        "at_stop": at_stop,
+        "later": len(widget.game.history),
+        "message": message,
+        "busy": widget.view.get("busy"),
+    }
+
+
+async def timed_async(report: dict, name: str, call, *args) -> None:
+    """``await call(*args)`` into ``report[name]`` (or its traceback), with its time."""
+    start = time.perf_counter()
+    try:
+        report[name] = await call(*args)
+    except Exception:
+        report[name] = {"error": traceback.format_exc()}
+    report["seconds"][name] = round(time.perf_counter() - start, 2)
+
+
 def timed(report: dict, name: str, call, *args) -> object:
     """``call(*args)`` into ``report[name]`` (or its traceback), with its time."""
     start = time.perf_counter()
@@ -160,7 +195,7 @@ def timed(report: dict, name: str, call, *args) -> object:
     return report[name]
 
 
-def main() -> str:
+async def main() -> str:
     """Every check, as a JSON report."""
     with open("/input/input.json", encoding="utf-8") as file:
         given = json.load(file)
@@ -176,8 +211,9 @@ def main() -> str:
     hint = timed(report, "hint", widget_hint, seed, seconds)
     timed(report, "winnable", widget_winnable, seed, seconds, hint.get("move"))
     timed(report, "solution", widget_solution, seed, seconds)
+    await timed_async(report, "solution_stopped", widget_solution_stopped, seed)
     report["thread_attempts"] = len(attempts)
     return json.dumps(report)
 
 
-main()
+await main()  # noqa: F704 (runPythonAsync runs a top-level await)

@@ -9,7 +9,14 @@ import pytest
 
 from milligan_widget import Game, IllegalMoveError, Move
 from milligan_widget.widget import MilliganWidget
-from tests.widget.simulate import Browser, _commented_game, _lesson_widget, _move, snapshot
+from tests.widget.simulate import (
+    Browser,
+    _commented_game,
+    _lesson_widget,
+    _move,
+    _won_in_one,
+    snapshot,
+)
 
 
 # ------------------------------------------------------------------ lesson mode
@@ -256,3 +263,14 @@ def test_the_view_says_which_toolbar_actions_do_something_in_each_mode() -> None
     lesson, _ = _lesson_widget()
     assert set(lesson.view["actions"]) <= {"undo", "deal", "restart", "hint", "stats"}
     assert "hint" in lesson.view["actions"] and "new" not in lesson.view["actions"]
+
+
+def test_a_won_game_offers_no_hint_auto_or_solution() -> None:
+    """Once every card is home, Auto (like Hint and the solution) has nothing to do."""
+    game, last = _won_in_one()
+    widget = MilliganWidget(game=game)
+    assert "auto" in widget.view["actions"]
+    widget.play(last)
+    assert widget.game.status == "won"
+    assert not {"auto", "hint", "solution"} & set(widget.view["actions"])
+    assert {"new", "undo", "stats"} <= set(widget.view["actions"])

@@ -6,6 +6,7 @@ solver's work in the kernel's thread, after the request's first answer ("thinkin
 
 from __future__ import annotations
 
+import asyncio
 import threading
 
 import pytest
@@ -54,3 +55,34 @@ def test_think_longer_and_the_solution_answer(no_threads: None) -> None:
     widget.show_solution(delay=0)
     assert widget.game.status == "won" and widget.view["kind"] == "won"
     assert len(widget.game.history) <= len(WIN_8.split()) * 2
+
+
+def test_stop_stops_the_solution_between_two_moves(no_threads: None) -> None:
+    """JupyterLite's kernel has one thread: the playback is a callback of its event loop per
+    move, so the Stop button's message is handled between two moves, and nothing is played
+    after it."""
+
+    async def play_then_stop() -> tuple[int, int, dict]:
+        widget = MilliganWidget(seed=8, hint_time=0)
+        browser = Browser(widget)
+        widget.show_solution(delay=0.01)  # returns with a move or so played
+        assert len(widget.game.history) < 10 and widget.view["busy"] == "solution"
+        await asyncio.sleep(0.3)
+        played = len(widget.game.history)
+        view = browser.updated_view(browser.request({"type": "stop"}))
+        await asyncio.sleep(0.3)
+        return played, len(widget.game.history), view
+
+    played, later, view = asyncio.run(play_then_stop())
+    assert 1 < played < len(WIN_8.split()) and later == played
+    assert view["message"] == f"Solution stopped after {played} moves."
+    assert view["busy"] is None
+
+
+def test_waiting_for_the_solution_on_the_event_loop_plays_it_out(no_threads: None) -> None:
+    async def wait_for_it() -> str:
+        widget = MilliganWidget(seed=8, hint_time=0)
+        widget.show_solution(delay=0.01, wait=True)
+        return widget.game.status
+
+    assert asyncio.run(wait_for_it()) == "won"

@@ -228,28 +228,32 @@ def test_a_new_game_comes_back_only_from_its_start() -> None:
     assert widget.undo() is None and _line_of_play(widget.game) == before
 
 
-def test_undo_goes_back_past_new_games_not_played() -> None:
+def test_each_new_game_is_undone_in_turn_untouched_deals_too() -> None:
+    """A deal that had no moves is not skipped: one Undo takes back one New game."""
     widget = _played(count=3)
     before = _line_of_play(widget.game)
     widget.new_game(6)
     widget.new_game(7)  # #6 was never touched
-    widget.restart()  # nothing to restart: not a step either
+    widget.restart()  # nothing to restart: not a step
+    assert widget.undo() is None and widget.game.seed == 6 and widget.game.ply == 0
+    assert widget.view["message"] == "Undone: new game — back to deal #6 at its start."
+    assert widget.view["can_undo"] is True
     assert widget.undo() is None and _line_of_play(widget.game) == before
     assert widget.view["message"] == "Undone: new game — back to deal #2024 after 3 moves."
-    widget.restart()
-    widget.new_game(8)  # the restart's untouched game is skipped too
-    assert widget.view["message"] == "New game #8 (classic). Undo brings back the game you left."
-    assert widget.undo() is None and _line_of_play(widget.game) == before
 
 
-@pytest.mark.parametrize("won", [False, True], ids=["untouched", "won"])
-def test_a_new_game_after_a_game_not_in_progress_cannot_be_undone(won) -> None:
-    if won:
-        widget = MilliganWidget(game=_won_in_one()[0])
-        widget.play(_won_in_one()[1])
-        assert widget.game.status == "won"
-    else:
-        widget = MilliganWidget(seed=3)
+def test_a_new_game_from_a_fresh_widget_is_undone_to_its_deal() -> None:
+    widget = MilliganWidget(seed=3)
+    widget.new_game(5)
+    assert widget.view["message"] == "New game #5 (classic). Undo brings back the game you left."
+    assert widget.undo() is None and widget.game.seed == 3
+    assert widget.view["can_undo"] is False
+
+
+def test_a_new_game_after_a_won_game_cannot_be_undone() -> None:
+    widget = MilliganWidget(game=_won_in_one()[0])
+    widget.play(_won_in_one()[1])
+    assert widget.game.status == "won"
     widget.new_game(5)
     assert widget.view["message"] == "New game #5 (classic). Good luck!"
     assert widget.view["can_undo"] is False

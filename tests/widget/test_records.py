@@ -137,3 +137,32 @@ def test_a_statistics_file_locked_by_another_program_delays_no_request(tmp_path:
         holder.close()
     assert widget.wait(30) and stats.pending == 0
     assert [(g.seed, g.result) for g in stats.games()] == [(6, "abandoned"), (5, "abandoned")]
+
+
+def test_a_won_games_time_stays_at_the_winning_move(monkeypatch, tmp_path: Path) -> None:
+    """The "You won! … in 1:48" says the same after Statistics, Save and Open; undoing the win
+    starts the clock again from 1:48, the time it stood still not counted."""
+    from types import SimpleNamespace
+
+    from milligan_widget.widget import records
+
+    now = [1000.0]
+    monkeypatch.setattr(records, "time", SimpleNamespace(monotonic=lambda: now[0]))
+    stats = Stats(tmp_path)
+    widget = MilliganWidget(seed=8, stats=stats, hint_time=0)
+    moves = WIN_8.split()
+    for move in moves[:-1]:
+        widget.play(move)
+    now[0] += 108
+    widget.play(moves[-1])
+    assert widget.view["kind"] == "won" and widget.view["elapsed"] == 108.0
+    now[0] += 74
+    widget.show_statistics()
+    widget.save(tmp_path / "won.json")
+    widget.goto(len(moves))
+    assert widget.view["elapsed"] == 108.0
+    assert widget.wait(10) and [game.seconds for game in stats.games()] == [108.0]
+    widget.undo()
+    now[0] += 5
+    widget.redo()
+    assert widget.view["elapsed"] == 113.0
