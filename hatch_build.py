@@ -30,15 +30,15 @@ def extension_path(root: Path) -> Path:
 
 def compile_command(source: Path, target: Path) -> list[str]:
     """The compiler and linker call, from the flags this Python was built with (``LDSHARED``
-    in the environment overrides them, as for setuptools)."""
+    in the environment overrides them, and ``CFLAGS`` there are added last, as for
+    setuptools: ``CFLAGS="-O1 -fsanitize=address,undefined"`` makes a sanitized build)."""
     ldshared = os.environ.get("LDSHARED") or sysconfig.get_config_var("LDSHARED")
     if not ldshared:
         raise OSError("this Python does not say how to link an extension (LDSHARED)")
     cflags = shlex.split(sysconfig.get_config_var("CCSHARED") or "-fPIC")
+    cflags += ["-O2", *shlex.split(os.environ.get("CFLAGS", ""))]
     include = sysconfig.get_paths()["include"]
-    return [
-        *shlex.split(ldshared), *cflags, "-O2", "-I", include, str(source), "-o", str(target),
-    ]
+    return [*shlex.split(ldshared), *cflags, "-I", include, str(source), "-o", str(target)]
 
 
 def build_extension(root: Path) -> Path:

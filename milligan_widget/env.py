@@ -44,7 +44,14 @@ cards are left to deal. Never the stock's order.
 **Rewards**: the change in the number of cards on the foundations (+1 for a card sent home,
 -1 for one taken back where the rules allow), plus ``win_bonus`` (10) when the game is won.
 An action outside the mask changes nothing, scores ``-illegal_penalty`` (-1) and sets
-``info["illegal"]``; it still counts as a step.
+``info["illegal"]``; it still counts as a step. What is not an action of the space at all (a
+float, a string, a bool, an int past 6,149) raises ``ValueError``, as a Gymnasium environment
+refuses it, and changes nothing:
+
+>>> env.step(0.9)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+    ...
+ValueError: 0.9 (float) is not an action of the action space Discrete(6150): an action is ...
 
 **Episodes** terminate when ``game.status`` is ``"won"`` or ``"lost"`` (the stock is empty and
 no move reaches a new position, though legal moves may be left), and are truncated after
@@ -128,7 +135,8 @@ class MilliganEnv(gym.Env):
     ``reset(seed=N)`` deals PySolFC deal ``N`` (1 .. 10**20 - 1; it also seeds ``np_random``),
     ``reset(options={"deck": cards})`` deals an explicit order of every card,
     ``reset(options={"game": game})`` starts from a copy of a game's position (a staged
-    ``Game.from_layout``, say), and a plain ``reset()`` deals at random from ``np_random``.
+    ``Game.from_layout``, say), and a plain ``reset()`` deals at random from ``np_random``;
+    options other than these two, or both at once, are refused.
     :attr:`game` is the engine's game: it knows the stock, so an agent meant to play fair
     reads only the observations.
     """
@@ -170,15 +178,16 @@ class MilliganEnv(gym.Env):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
+        options = _checked_options(options)
         super().reset(seed=seed)
-        self._game = self._new_game(seed, options or {})
+        self._game = self._new_game(seed, options)
         self._steps = 0
         self._legal = self._legal_actions()
         return self._observation(), self._info(False, self._game.status)
 
     def step(self, action: int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        move = self._legal.get(_as_index(action, self.action_space))
         self._steps += 1
-        move = self._legal.get(_as_index(action))
         if move is None:
             reward, illegal = -self.illegal_penalty, True
         else:
@@ -279,12 +288,46 @@ def _padded(codes: Sequence[int], size: int) -> np.ndarray:
     return row
 
 
-def _as_index(action: Any) -> int:
-    """The action as an index, or -1 for anything that is not one (it is then illegal)."""
-    try:
+def _as_index(action: Any, space: spaces.Discrete) -> int:
+    """The action as an index into ``space``: an int or a numpy integer (a 0-d integer array
+    too) in its range, as ``space.contains`` has it, but never a bool."""
+    integer = isinstance(action, (int, np.integer)) or (
+        isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu"
+    )
+    if integer and not isinstance(action, (bool, np.bool_)) and space.contains(action):
         return int(action)
-    except (TypeError, ValueError, OverflowError):
-        return -1
+    raise ValueError(
+        f"{action!r} ({type(action).__name__}) is not an action of the action space {space}: "
+        f"an action is an int from 0 to {space.n - 1} (see info['action_mask'])"
+    )
+
+
+_OPTIONS = ("deck", "game")  #: what reset(options=...) reads
+
+
+def _checked_options(options: Any) -> dict[str, Any]:
+    """``reset``'s options as a dict, refusing what it would not read."""
+    if options is None:
+        return {}
+    if not isinstance(options, dict):
+        raise TypeError(
+            f"reset's options are a dict such as {{'deck': cards}} or {{'game': game}}, "
+            f"not {type(options).__name__} {options!r}"
+        )
+    unknown = sorted(map(repr, set(options) - set(_OPTIONS)))
+    if unknown:
+        raise ValueError(
+            f"reset does not know the option {', '.join(unknown)}: it reads 'deck' or 'game'"
+        )
+    if options.get("deck") is not None and options.get("game") is not None:
+        raise ValueError("reset deals from 'deck' or starts from 'game': give one, not both")
+    game = options.get("game")
+    if game is not None and not isinstance(game, Game):
+        raise TypeError(
+            f"options['game'] is a milligan_widget.Game to start from, "
+            f"not {type(game).__name__} {game!r}"
+        )
+    return options
 
 
 ENV_ID = "milligan_widget/MissMilligan-v0"  #: for ``gymnasium.make(ENV_ID, rules=...)``

@@ -40,6 +40,7 @@ def test_the_compiled_core_is_built_wherever_it_can_be():
     if can_build and not os.environ.get("MILLIGAN_WIDGET_PURE"):
         assert "c" in AVAILABLE, "a C compiler is here but the search core was not built"
 
+
 ROOT = Path(__file__).resolve().parent.parent
 RULES = list(PRESETS)  # every preset, and any added later
 # A game of random play does not shrink to anything smaller worth the minutes it takes: a
@@ -362,3 +363,80 @@ def test_the_compiled_key_set_acts_as_a_set_of_keys():
     assert len(lost) == len(reference) == len(set(keys[:20]))
     assert [k in lost for k in keys] == [k in reference for k in keys]
     assert (b"x", 0) not in lost and "not a key" not in lost
+
+
+def forgeries(handle: int) -> list[int]:
+    """Handles no position gives, made from a real one: piles and counts past any board, a
+    kind that does not exist, bits past the record, and ints that are no handle at all."""
+    return [
+        handle | 127 << 5,  # a: pile 127
+        handle | 127 << 12,  # b: pile 127
+        handle | 127 << 19,  # k: 127 cards
+        (handle & ~15) | 10,  # kind 10 is a turn-up's record, never a handle
+        handle | 1 << 4,  # a turn-up where nothing is face down
+        handle | 1 << 60,
+        2**64 - 1,
+        0,
+    ]
+
+
+@needs_c
+@pytest.mark.parametrize("rules", RULES)
+def test_a_forged_handle_is_refused_and_changes_nothing(rules):
+    core = make_core(Game.new(3, rules), "c")
+    core.play(core.deal_move())
+    before, moves = core.state(), core.moves()
+    for handle in moves:
+        for forged in forgeries(handle):
+            if forged in moves:
+                continue
+            with pytest.raises(ValueError, match="not a move of this position"):
+                core.play(forged)
+            with pytest.raises(ValueError, match="not the move that led to this position"):
+                core.undo(forged)
+            assert core.state() == before, (hex(handle), hex(forged))
+    for not_a_handle in (-1, -(2**70), 2**64):
+        with pytest.raises(ValueError, match="not a move handle"):
+            core.play(not_a_handle)
+
+
+@needs_c
+def test_a_stale_handle_is_refused():
+    core = make_core(Game.new(3), "c")
+    first_row = core.deal_move()
+    with pytest.raises(ValueError, match="not the move that led"):
+        core.undo(first_row)  # nothing dealt yet
+    while core.stock_left():
+        core.play(core.deal_move())
+    emptied = core.state()
+    with pytest.raises(ValueError, match="not a move of this position"):
+        core.play(first_row)  # would deal past the end of the stock
+    assert core.state() == emptied
+
+
+@needs_c
+def test_undo_all_takes_back_all_or_nothing():
+    core = make_core(Game.new(3), "c")
+    deal = core.deal_move()
+    core.play(deal)
+    dealt = core.state()
+    with pytest.raises(ValueError, match="not the move that led"):
+        core.undo_all([deal | 127 << 19, deal])  # the deal is taken back, then the forgery
+    assert core.state() == dealt
+    core.undo_all([deal])
+    assert core.state() == make_core(Game.new(3), "c").state()
+
+
+@needs_c
+def test_a_key_set_refuses_what_is_not_a_key():
+    lost = key_set("c")
+    too_long = (b"x" * 501, 0)
+    with pytest.raises(ValueError, match="not a key of a position"):
+        lost.add(too_long)
+    with pytest.raises(ValueError, match="not a key of a position"):
+        lost.update([(b"x", 1), too_long])
+    with pytest.raises(ValueError, match="not a key of a position"):
+        lost.add((b"x", 256))
+    assert too_long not in lost and len(lost) == 1  # update adds in order, up to the bad key
+    lost.add((b"x" * 500, 0))
+    assert (b"x" * 500, 0) in lost

@@ -178,8 +178,9 @@ def test_the_observation_never_shows_the_stock():
     other = deck[:40] + deck[40:][::-1]
     assert other[40:48] != deck[40:48]
     envs = [MilliganEnv(), MilliganEnv()]
-    (obs_a, info_a), (obs_b, info_b) = (e.reset(options={"deck": d}) for e, d in zip(
-        envs, (deck, other), strict=True))
+    (obs_a, info_a), (obs_b, info_b) = (
+        e.reset(options={"deck": d}) for e, d in zip(envs, (deck, other), strict=True)
+    )
     rng = np.random.default_rng(1)
     while obs_a["stock"] >= 104 - 40:
         assert observations_equal(obs_a, obs_b)
@@ -228,8 +229,11 @@ def test_a_win_scores_the_bonus_and_ends_the_episode():
 def test_a_lost_game_ends_the_episode():
     # A King may leave for an empty column, and then no move reaches a new position.
     clubs = ["AC", "2C", "JC", "10C", "9C", "8C", "7C", "6C", "5C", "4C", "3C"]
-    game = Game.from_layout(tableau=[clubs, ["QC", "KC"], [], [], [], [], []],
-                            foundations=[None, "KS", "KH", "KD"], rules="little-milligan")
+    game = Game.from_layout(
+        tableau=[clubs, ["QC", "KC"], [], [], [], [], []],
+        foundations=[None, "KS", "KH", "KD"],
+        rules="little-milligan",
+    )
     env = MilliganEnv("little-milligan")
     _, info = env.reset(options={"game": game})
     assert info["status"] == "playing" and info["action_mask"].sum() == 5
@@ -241,12 +245,73 @@ def test_a_lost_game_ends_the_episode():
 def test_illegal_actions_change_nothing():
     env = MilliganEnv(illegal_penalty=0.5)
     obs, info = env.reset(seed=1)  # only the deal is legal
-    for action in (move_to_action("1>2"), 6150, -3, 10**30, None, "d", np.int64(5)):
+    for action in (move_to_action("1>2"), 6149, np.int64(5), np.array(7, dtype=np.uint16)):
         after, reward, terminated, truncated, info = env.step(action)
         assert (reward, terminated, truncated, info["illegal"]) == (-0.5, False, False, True)
         assert observations_equal(after, obs) and env.game.ply == 0
     _, reward, *_, info = env.step(np.int64(0))  # numpy integers are fine actions
     assert (reward, info["illegal"], env.game.ply) == (0.0, False, 1)
+
+
+NOT_ACTIONS = [
+    0.9,
+    0.0,
+    np.float32(0.7),
+    np.float64(0),
+    "0",
+    "d",
+    False,
+    True,
+    np.bool_(False),
+    None,
+    6150,
+    -3,
+    10**30,
+    [0],
+    np.array([0]),
+    np.array(0.0),
+    1 + 0j,
+]
+
+
+@pytest.mark.parametrize("action", NOT_ACTIONS, ids=repr)
+def test_what_is_not_an_action_of_the_space_is_refused(action):
+    """As a Gymnasium environment does, naming the space; the game and the step count stay."""
+    env = MilliganEnv(max_steps=1)
+    env.reset(seed=1)  # only the deal, action 0, is legal
+    with pytest.raises(ValueError, match=r"is not an action of the action space Discrete\(6150\)"):
+        env.step(action)
+    assert env.game.ply == 0
+    assert env.step(0)[3] is True  # the refused step did not count: this one is the first
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "words"),
+    [
+        ("x", TypeError, "reset's options are a dict"),
+        ([("deck", None)], TypeError, "reset's options are a dict"),
+        ({"game": "x"}, TypeError, r"options\['game'\] is a milligan_widget.Game"),
+        ({"game": 27}, TypeError, r"options\['game'\] is a milligan_widget.Game"),
+        ({"seed": 27}, ValueError, "does not know the option 'seed'"),
+        ({"deck": None, "games": 1}, ValueError, "does not know the option 'games'"),
+        ({"deck": [], "game": Game.new(1)}, ValueError, "give one, not both"),
+    ],
+    ids=repr,
+)
+def test_reset_says_what_is_wrong_with_its_options(options, error, words):
+    env = MilliganEnv()
+    env.reset(seed=5)
+    with pytest.raises(error, match=words):
+        env.reset(options=options)
+    assert env.game == Game.new(5)  # the game before is still there
+
+
+def test_reset_takes_no_options_or_empty_ones():
+    env = MilliganEnv()
+    assert env.reset(seed=4, options={})[0]["stock"] == env.reset(seed=4, options=None)[0]["stock"]
+    assert env.game == Game.new(4)
+    env.reset(options={"deck": None, "game": None})  # as if not given: a random deal
+    assert env.game.ply == 0
 
 
 def test_another_spelling_of_a_legal_move_is_not_offered():
@@ -328,7 +393,9 @@ def test_the_engine_never_imports_the_env():
             names = (
                 [node.module or "", *(a.name for a in node.names)]
                 if isinstance(node, ast.ImportFrom)
-                else [a.name for a in node.names] if isinstance(node, ast.Import) else []
+                else [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else []
             )
             assert not any(n.split(".")[-1] in ("env", "gymnasium") for n in names), path
 
@@ -340,8 +407,13 @@ def test_the_package_works_without_gymnasium():
         "assert milligan_widget.Game.new(1).legal_moves == ['d']\n"
         "try:\n    import milligan_widget.env\nexcept ImportError as e:\n    print(e)\n"
     )
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         cwd=PACKAGE.parent, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        cwd=PACKAGE.parent,
+        check=True,
+    ).stdout
     assert "milligan-widget[gym]" in out
 
 

@@ -832,7 +832,98 @@ static int load_snapshot(Core *s, PyObject *snap) {
 
 static int get_handle(PyObject *obj, act_t *h) {
     *h = (act_t)PyLong_AsUnsignedLongLong(obj);
-    return (*h == (act_t)-1 && PyErr_Occurred()) ? -1 : 0;
+    if (*h != (act_t)-1 || !PyErr_Occurred()) return 0;
+    if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_ValueError, "not a move handle: handles are the ints moves() gives");
+    }
+    return -1;
+}
+
+/* ------------------------------------------------------------------ checked play and undo
+ * Python may hand play and undo any int: only a handle among this position's moves is
+ * played, and only the move that led here is taken back, so that a forged or stale handle
+ * raises instead of writing past a pile. */
+
+#define PILE_ROOM (MAXCOL - 16) /* the most cards a pile is given (see Core_init) */
+
+static int is_move_here(const Core *s, act_t h) {
+    act_t out[MAXMOVES];
+    int n = generate(s, out);
+    for (int i = 0; i < n; i++)
+        if (out[i] == h) return 1;
+    return 0;
+}
+
+static int column_source(int kind) {
+    return kind == C2C || kind == C2F || kind == C2R || kind == C2CELL || kind == GROUP;
+}
+
+static int deal_fits(const Core *s, int a) {
+    if (a < 1 || a > s->ncols || a > s->pos) return 0;
+    for (int i = 0; i < a; i++)
+        if (s->len[i] < 1) return 0;
+    return 1;
+}
+
+/* can unapply(s, h) run without reading or writing past a pile? (not: is it the last move) */
+static int undo_in_bounds(const Core *s, act_t h) {
+    int kind = A_KIND(h), a = A_A(h), b = A_B(h), k = A_K(h);
+    int col_a = a < s->ncols, col_b = b < s->ncols, pile_a = a < s->nfound, pile_b = b < s->nfound;
+    if (A_TURN(h) && !(column_source(kind) && col_a && s->len[a] >= 1)) return 0;
+    switch (kind) {
+    case C2C:
+    case GROUP:
+        return col_a && col_b && a != b && k >= 1 && k <= s->len[b] && s->len[a] + k <= PILE_ROOM;
+    case C2F:
+        return col_a && pile_b && s->found[b] >= 1 && s->len[a] < PILE_ROOM;
+    case DEAL:
+        return deal_fits(s, a);
+    case C2R:
+        return col_a && s->rlen >= 1 && s->len[a] + s->rlen <= PILE_ROOM;
+    case R2C:
+        return col_a && k >= 1 && k <= s->len[a] && s->rlen + k <= PILE_ROOM;
+    case R2F:
+        return pile_a && s->found[a] >= 1 && s->rlen < PILE_ROOM;
+    case F2C:
+        return pile_a && col_b && s->len[b] >= 1 && s->found[a] < 13;
+    case C2CELL:
+        return col_a && b < s->ncells && s->cells[b] >= 0 && s->len[a] < PILE_ROOM;
+    case CELL2C:
+        return a < s->ncells && col_b && s->len[b] >= 1 && s->cells[a] < 0;
+    case CELL2F:
+        return a < s->ncells && pile_b && s->found[b] >= 1 && s->cells[a] < 0;
+    }
+    return 0;
+}
+
+static int runs_counted(const Core *s) {
+    for (int j = 0; j < s->ncols; j++)
+        if (s->runs[j] != run_length(s->cols[j], s->len[j])) return 0;
+    return 1;
+}
+
+/* take back h if it is the move that led here: a move of the position it leaves, whose play
+   gives this one again; else the board is left as it was and -1 returned, ValueError set */
+static int checked_undo(Core *s, act_t h) {
+    uint8_t here[512], again[512], runs[8];
+    int n = snap_bytes(s, here);
+    for (int j = 0; j < s->ncols; j++) runs[j] = (uint8_t)s->runs[j];
+    if (undo_in_bounds(s, h)) {
+        unapply(s, h);
+        if (runs_counted(s) && is_move_here(s, h)) {
+            apply(s, h);
+            int same = snap_bytes(s, again) == n && !memcmp(here, again, (size_t)n);
+            for (int j = 0; j < s->ncols && same; j++) same = s->runs[j] == runs[j];
+            unapply(s, h);
+            if (same) return 0;
+        }
+        load_snap_from(s, here, n, runs);
+    }
+    PyErr_Format(PyExc_ValueError,
+                 "handle %llu is not the move that led to this position: nothing was undone",
+                 (unsigned long long)h);
+    return -1;
 }
 
 static PyObject *handles_list(const act_t *hs, int n) {
@@ -960,14 +1051,17 @@ static PyObject *Core_scored_moves(Core *s, PyObject *arg) {
 static PyObject *Core_play(Core *s, PyObject *arg) {
     act_t h;
     if (get_handle(arg, &h) < 0) return NULL;
+    if (!is_move_here(s, h))
+        return PyErr_Format(PyExc_ValueError,
+                            "handle %llu is not a move of this position: nothing was played",
+                            (unsigned long long)h);
     apply(s, h);
     Py_RETURN_NONE;
 }
 
 static PyObject *Core_undo(Core *s, PyObject *arg) {
     act_t h;
-    if (get_handle(arg, &h) < 0) return NULL;
-    unapply(s, h);
+    if (get_handle(arg, &h) < 0 || checked_undo(s, h) < 0) return NULL;
     Py_RETURN_NONE;
 }
 
@@ -976,16 +1070,23 @@ static PyObject *Core_auto_moves(Core *s, PyObject *unused) {
     return handles_list(out, auto_moves(s, out));
 }
 
+/* all or nothing: a handle that is not the move that led there puts the board back */
 static PyObject *Core_undo_all(Core *s, PyObject *list) {
     PyObject *seq = PySequence_Fast(list, "undo_all takes a list of handles");
     if (!seq) return NULL;
+    uint8_t start[512], runs[8];
+    int n = snap_bytes(s, start);
+    for (int j = 0; j < s->ncols; j++) runs[j] = (uint8_t)s->runs[j];
     for (Py_ssize_t i = PySequence_Fast_GET_SIZE(seq) - 1; i >= 0; i--) {
         act_t h;
-        if (get_handle(PySequence_Fast_GET_ITEM(seq, i), &h) < 0) {
+        if (get_handle(PySequence_Fast_GET_ITEM(seq, i), &h) < 0 || checked_undo(s, h) < 0) {
             Py_DECREF(seq);
+            PyObject *type, *value, *trace;
+            PyErr_Fetch(&type, &value, &trace);
+            load_snap_from(s, start, n, runs);
+            PyErr_Restore(type, value, trace);
             return NULL;
         }
-        unapply(s, h);
     }
     Py_DECREF(seq);
     Py_RETURN_NONE;
@@ -1613,7 +1714,7 @@ static int add_entry(Search *t, const uint8_t *key, int n, uint64_t h, int paren
     x->nh = nh;
     x->snap_off = (size_t)-1;
     x->snap_len = 0;
-    memcpy(t->handles + t->h_len, hs, (size_t)nh * sizeof(act_t));
+    if (nh) memcpy(t->handles + t->h_len, hs, (size_t)nh * sizeof(act_t)); /* the root has none */
     t->h_len += (size_t)nh;
     return e;
 }
@@ -1656,7 +1757,11 @@ static int key_from_object(PyObject *key, uint8_t *buf) {
     PyObject *b = PyTuple_GET_ITEM(key, 0);
     Py_ssize_t n = PyBytes_GET_SIZE(b);
     long dealt = PyLong_AsLong(PyTuple_GET_ITEM(key, 1));
-    if ((dealt == -1 && PyErr_Occurred()) || n > 500) return -1;
+    if (dealt == -1 && PyErr_Occurred()) return -1;
+    if (n > 500 || dealt < 0 || dealt > 255) {
+        PyErr_SetString(PyExc_ValueError, "not a key of a position: too long, or too many dealt");
+        return -1;
+    }
     memcpy(buf, PyBytes_AS_STRING(b), (size_t)n);
     buf[n] = (uint8_t)dealt;
     return (int)n + 1;
