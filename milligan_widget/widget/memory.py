@@ -6,16 +6,17 @@ solve.
 
 >>> from milligan_widget import Game, Move
 >>> game = Game.new(5)
->>> line = WinningLine.along(("play", id(game), ()), game, (Move.deal(),))
->>> line.rest(("play", id(game), ()))
+>>> line = WinningLine.along("play", game, (Move.deal(),))
+>>> line.rest((1, "play", game.exact_key()))
 (Move('d'),)
->>> line.rest(("play", id(game), ("d",))) is None
+>>> line.rest((1, "play", game.after("d").exact_key())) is None
 True
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from milligan_widget import Game, IllegalMoveError, Move
 from milligan_widget.widget.jobs import Key
@@ -23,22 +24,21 @@ from milligan_widget.widget.jobs import Key
 
 @dataclass(frozen=True)
 class WinningLine:
-    """A winning line's moves, and for each position along it (by its :data:`Key`) how
-    many of them lead there."""
+    """A winning line's moves, and for each position along it (by its mode and piles: the
+    line is the game's, whichever number the game has on show) how many of them lead there."""
 
     moves: tuple[Move, ...] = ()
-    at: dict[Key, int] = field(default_factory=dict)
+    at: dict[tuple[str, tuple[Any, ...]], int] = field(default_factory=dict)
 
     @classmethod
-    def along(cls, position: Key, game: Game, moves: tuple[Move, ...]) -> WinningLine:
-        """The line ``moves`` played from ``game``, whose position is keyed ``position``."""
-        mode, ident, history = position
-        board, history = game.copy(), list(history)
-        at = {}
+    def along(cls, mode: str, game: Game, moves: tuple[Move, ...]) -> WinningLine:
+        """The line ``moves`` played from ``game``, shown in the mode named ``mode``."""
+        board = game.copy(history=False)
+        at: dict[tuple[str, tuple[Any, ...]], int] = {}
         for ply, move in enumerate(moves):
-            at[(mode, ident, tuple(history))] = ply
+            at[(mode, board.exact_key())] = ply  # a position met twice: the shorter rest
             try:
-                history.append(board.play(move))
+                board.play(move)
             except IllegalMoveError:
                 break
         return cls(tuple(moves), at)
@@ -47,14 +47,8 @@ class WinningLine:
         """The rest of the line from ``position``, if it is on it."""
         if not self.at:  # no line: skip hashing the position's whole history
             return None
-        played = self.at.get(position)
+        played = self.at.get(position[1:])
         return None if played is None else self.moves[played:]
-
-    def keyed_for(self, fresh: Game) -> WinningLine:
-        """The same line for ``fresh``, a restart of its game: the same deal, so the same
-        moves from it lead to the same positions."""
-        at = {(mode, id(fresh), moves): ply for (mode, _, moves), ply in self.at.items()}
-        return WinningLine(self.moves, at) if at else NO_LINE
 
 
 NO_LINE = WinningLine()

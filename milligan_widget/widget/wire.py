@@ -5,12 +5,13 @@ player action (a *request*, :mod:`.requests`); the widget checks it, applies it 
 :attr:`game` through the engine, and answers with one ``hold_sync`` update of the ``view``
 trait. A malformed or illegal request is refused with a reason and changes nothing.
 
-This module is the wire: the traits, the bundle, and the public API, which hands each call
-to the room that does it, on one :class:`~.table.Table` (the game on show and its
-publishing): :class:`~.playing.Playing` (moves, undo, New game, Restart),
+This module is the widget class: the traits, the bundle, the public API and the request
+path. Each public method, and each request once parsed, passes the one gate,
+:meth:`~.table.Table.require` (does the mode on show take it?), and is done by one room on
+the :class:`~.table.Table`: :class:`~.playing.Playing` (moves, undo, New game, Restart),
 :class:`~.teaching.Lessons` and :class:`~.teaching.Viewer` (lesson mode, the replay viewer),
-:class:`~.advice.Advice` (the solver's tools) and :class:`~.keeping.Keeping` (Save, Open,
-Resume, Statistics). A delegated method's signature and docstring are its room's.
+:class:`~.advice.Advice` (the solver's tools) or :class:`~.keeping.Keeping` (Save, Open,
+Resume, Statistics). What it changes comes back through the one door, :meth:`_send_frame`.
 
 >>> widget = MilliganWidget(seed=8, stats=False, autosave=False)
 >>> widget.deal(), widget.view["stats"]["moves"], widget.undo.__doc__.split(" (")[0]
@@ -19,25 +20,25 @@ Resume, Statistics). A delegated method's signature and docstring are its room's
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 import anywidget
 import traitlets
 
-from milligan_widget import Game, IllegalMoveError, Move, Rules
-from milligan_widget.lessons import Lesson, LessonRun
+from milligan_widget import Game, IllegalMoveError, Move, Rules, solver
+from milligan_widget.lessons import Feedback, Lesson, LessonRun
 from milligan_widget.stats import Stats, default_folder
 from milligan_widget.widget import modes, requests
 from milligan_widget.widget.advice import Advice
-from milligan_widget.widget.assistant import HINT_TIME, NO_ANALYSIS, WINNABLE_TIME
+from milligan_widget.widget.assistant import HINT_TIME, NO_ANALYSIS, THINK_TIME, WINNABLE_TIME
 from milligan_widget.widget.files import Autosave, FileRefused, SaveFolder, notebook_key
+from milligan_widget.widget.jobs import check_seconds
 from milligan_widget.widget.keeping import Keeping
 from milligan_widget.widget.lock import locked as _locked
 from milligan_widget.widget.playing import Playing, pick_seed
-from milligan_widget.widget.table import MAX_SET_ASIDE, MoveCallback, Table
+from milligan_widget.widget.table import MAX_SET_ASIDE, Frame, MoveCallback, Table
 from milligan_widget.widget.teaching import Lessons, Viewer
 from milligan_widget.widget.words import sentence
 
@@ -54,21 +55,6 @@ def _bundle(name: str) -> Path:
             "`pip install -e .` (it builds js/ with npm) or run `npm run build` in js/."
         )
     return path
-
-
-def _delegate(room: str, method: Callable[..., Any], lock: bool = True) -> Callable[..., Any]:
-    """A widget method that calls ``method`` on the widget's room ``room`` (holding the
-    widget's lock unless ``lock`` is False); its name, signature and docstring are the
-    room's, so ``help(widget.undo)`` reads as the room wrote it."""
-
-    @functools.wraps(method)
-    def call(self: MilliganWidget, *args: Any, **kwargs: Any) -> Any:
-        if not lock:
-            return method(getattr(self, room), *args, **kwargs)
-        with self._lock:
-            return method(getattr(self, room), *args, **kwargs)
-
-    return call
 
 
 class MilliganWidget(anywidget.AnyWidget):
@@ -124,11 +110,10 @@ class MilliganWidget(anywidget.AnyWidget):
         key = autosave if isinstance(autosave, str) else (notebook_key() if autosave else None)
         self._table = table = Table(
             game if game is not None else Game.new(pick_seed(seed), rules),
-            self._show_table,
+            self._send_frame,
             stats=Stats() if stats is True else stats or None,
             autosave=key,
             hint_time=hint_time,
-            show_analysis=functools.partial(setattr, self, "analysis"),
             log=self.log,
         )
         self._lock = table.lock
@@ -136,10 +121,7 @@ class MilliganWidget(anywidget.AnyWidget):
         table.assistant.indicator.on = bool(check_winnable)
         self._playing, self._lessons = Playing(table), Lessons(table)
         self._viewer, self._advice = Viewer(table), Advice(table)
-        self._keeping = Keeping(
-            table, SaveFolder(), functools.partial(setattr, self, "files"),
-            functools.partial(setattr, self, "statistics"),
-        )  # fmt: skip
+        self._keeping = Keeping(table, SaveFolder())
         self.on_msg(self._on_custom_msg)
         with self._lock:
             table.publish(message=table.welcome(), rules_changed=True, panel_changed=True)
@@ -149,17 +131,11 @@ class MilliganWidget(anywidget.AnyWidget):
                 self.show_replay()
             self._keeping.offer_resume()
 
-    def _show_table(
-        self, view: dict[str, Any], rules: dict[str, Any] | None, panel: dict[str, Any] | None
-    ) -> None:
-        """The table's new view (and rules, panel), with the analysis, in one update."""
+    def _send_frame(self, frame: Frame) -> None:
+        """The one door out: the traits of the table's frame, set in one update."""
         with self.hold_sync():
-            if rules is not None:
-                self.rules_info = rules
-            if panel is not None:
-                self.panel = panel
-            self.view = view
-            self._table.assistant.update_analysis()
+            for name, value in frame.changes():
+                setattr(self, name, value)
 
     @property
     def game(self) -> Game:
@@ -242,22 +218,86 @@ class MilliganWidget(anywidget.AnyWidget):
         super().close()
 
     # ------------------------------------------------------------ the player's game
-    play = _delegate("_playing", Playing.play)
-    deal = _delegate("_playing", Playing.deal)
-    undo = _delegate("_playing", Playing.undo)
-    redo = _delegate("_playing", Playing.redo)
-    autoplay = _delegate("_playing", Playing.autoplay)
-    new_game = _delegate("_playing", Playing.new_game)
-    restart = _delegate("_playing", Playing.restart)
-    replay = _delegate("_playing", Playing.replay, lock=False)  # it pauses between moves
+    # Each public method holds the widget's lock (but those that may wait for the solver or
+    # pause), passes the gate (Table.require: does the mode on show take it?) and hands the
+    # call to the room that does it.
+    def play(self, move: Move | str) -> Move:
+        """Play a move (a :class:`Move` or its notation such as ``"3>5"``).
 
-    @_locked
+        Raises :class:`IllegalMoveError` (and shows the reason) when the engine refuses. In
+        a lesson the move is checked against the task (see :meth:`attempt`): a move that is
+        not the task is refused the same way.
+        """
+        with self._lock:
+            self._table.require("move")
+            return self._playing.play(move)
+
+    def deal(self) -> Move:
+        """Deal a row from the stock."""
+        with self._lock:
+            self._table.require("deal")
+            return self._playing.deal()
+
+    def undo(self) -> Move | None:
+        """Take back the last move (in a lesson: the last move of this step) and return it.
+
+        At the start of a game that :meth:`restart` or :meth:`new_game` put in place of
+        another, Undo takes that back: the game before comes back as it was (its moves, redo
+        list and comments), and this returns None.
+        """
+        with self._lock:
+            self._table.require("undo")
+            return self._playing.undo()
+
+    def redo(self) -> Move:
+        """Play again the last undone move."""
+        with self._lock:
+            self._table.require("redo")
+            return self._playing.redo()
+
+    def autoplay(self) -> list[Move]:
+        """Play every safe card to the foundations."""
+        with self._lock:
+            self._table.require("auto")
+            return self._playing.autoplay()
+
+    def new_game(self, seed: int | None = None, rules: str | Rules | None = None) -> Game:
+        """Start a new deal (random when ``seed`` is None), with these rules or the same.
+
+        When the game it replaces is in progress (a move played or one to redo, and not
+        won), Undo at the start of the new game brings it back as it was; from a game not
+        yet touched that a restart or new game brought, Undo goes back past it to the game
+        before. This leaves a lesson or the replay viewer."""
+        with self._lock:
+            return self._playing.new_game(seed, rules)
+
+    def restart(self) -> None:
+        """Back to the start of this deal (in a lesson: of this step).
+
+        Undo at the start takes the restart back: the game comes back as it was, with its
+        moves, redo list and comments (so do the restarts before it, one Undo each)."""
+        with self._lock:
+            self._table.require("restart")
+            self._playing.restart()
+
+    def replay(self, moves: Game | str | Path | Iterable[Move | str], delay: float = 0.3) -> None:
+        """Step visibly through moves, pausing ``delay`` seconds after each.
+
+        A saved game (a :class:`Game`, its JSON text or a path to it) is replayed from
+        its deal, with its comments; a list of moves is played on from the current position
+        (checked first: with an illegal move anywhere, nothing is played).
+        See :meth:`show_replay` for a viewer that steps both ways.
+        """
+        self._playing.replay(moves, delay)  # not under the lock: it pauses between moves
+
     def goto(self, n: int) -> None:
         """Show the position after the first ``n`` moves of the game (by undo and redo), or
         in the replay viewer of the replay (0: the deal)."""
-        if self.mode == "replay":
-            self._viewer.step_to(n)
-        else:
+        with self._lock:
+            if self._table.mode.watched:
+                self._viewer.step_to(n)
+                return
+            self._table.require("goto")
             self._playing.goto(n)
 
     step_to = goto
@@ -272,7 +312,7 @@ class MilliganWidget(anywidget.AnyWidget):
         viewer (:meth:`Game.to_html`), written to ``path`` too when given; in the replay
         viewer, the whole line being replayed."""
         game = self.game
-        if self.mode == "replay":
+        if self._table.mode.watched:
             game = game.copy()
             while game.can_redo:
                 game.redo()
@@ -303,31 +343,160 @@ class MilliganWidget(anywidget.AnyWidget):
             self._table.callbacks.append(callback)
 
     # ------------------------------------------------------ Save, Open, Statistics
-    quick_save = _delegate("_keeping", Keeping.quick_save)
-    saved_games = _delegate("_keeping", Keeping.saved_games)
-    open_saved = _delegate("_keeping", Keeping.open_saved)
-    take_up_offer = _delegate("_keeping", Keeping.take_up_offer)
-    show_statistics = _delegate("_keeping", Keeping.show_statistics)
+    def quick_save(self) -> Path:
+        """The toolbar's Save: write the game in the notebook's folder under a name of its
+        own (its deal and the time, ``milligan-deal-8-2026-12-01-1154.json``); the path."""
+        with self._lock:
+            return self._keeping.quick_save()
+
+    def saved_games(self) -> list[dict[str, Any]]:
+        """The toolbar's Open: the saved games in the notebook's folder, newest first, each
+        with its name, deal, rules, moves, status and date (the panel lists them)."""
+        with self._lock:
+            return self._keeping.saved_games()
+
+    def open_saved(self, name: str) -> Game:
+        """Open the save ``name`` (a file name :meth:`saved_games` lists) in place of the
+        game on show, which Undo brings back if it was in progress (as after New game)."""
+        with self._lock:
+            return self._keeping.open_saved(name)
+
+    def take_up_offer(self, accept: bool = True) -> None:
+        """Resume the game auto-saved before (``accept``), or forget the offer."""
+        with self._lock:
+            self._keeping.take_up_offer(accept)
+
+    def show_statistics(self) -> dict[str, Any]:
+        """Open the Statistics panel: per preset, games played and won, the win rate with
+        its 95% interval, streaks, best time and fewest moves, and the latest games (see
+        :mod:`milligan_widget.stats`). Returns what it shows."""
+        with self._lock:
+            return self._keeping.show_statistics()
 
     # --------------------------------------------------- lessons and the replay viewer
-    start_lesson = _delegate("_lessons", Lessons.start_lesson)
-    stop_lesson = _delegate("_lessons", Lessons.stop_lesson)
-    attempt = _delegate("_lessons", Lessons.attempt)
-    next_step = _delegate("_lessons", Lessons.next_step)
-    previous_step = _delegate("_lessons", Lessons.previous_step)
-    restart_step = _delegate("_lessons", Lessons.restart_step)
-    goto_step = _delegate("_lessons", Lessons.goto_step)
-    show_replay = _delegate("_viewer", Viewer.show_replay)
-    stop_replay = _delegate("_viewer", Viewer.stop_replay)
+    def start_lesson(self, lesson: Lesson | LessonRun, start: int = 0) -> LessonRun:
+        """Teach ``lesson`` (e.g. :func:`~milligan_widget.tutorial.learn_the_rules`): the
+        layout shows each step's position and a lesson panel; every move is checked against
+        the step's task and explained. :meth:`stop_lesson` brings the game back."""
+        with self._lock:
+            return self._lessons.start_lesson(lesson, start)
+
+    def stop_lesson(self) -> None:
+        """Leave the lesson and show the game that was on show before it."""
+        with self._lock:
+            self._lessons.stop_lesson()
+
+    def attempt(self, move: Move | str) -> Feedback:
+        """Try ``move`` on the lesson's step: it is played only if it is (part of) the task.
+
+        Returns the :class:`~milligan_widget.lessons.Feedback` and shows its message."""
+        with self._lock:
+            return self._lessons.attempt(move)
+
+    def next_step(self) -> bool:
+        """Go on to the lesson's next step (done or not); False after the last one."""
+        with self._lock:
+            return self._lessons.next_step()
+
+    def previous_step(self) -> bool:
+        """Go back one step; False at the first."""
+        with self._lock:
+            return self._lessons.previous_step()
+
+    def restart_step(self) -> None:
+        """Back to the staged position of this step."""
+        with self._lock:
+            self._lessons.restart_step()
+
+    def goto_step(self, index: int) -> None:
+        """Go to step ``index`` of the lesson (from 0), freshly staged."""
+        with self._lock:
+            self._lessons.goto_step(index)
+
+    def show_replay(self, game: Game | str | Path | None = None, ply: int = 0) -> None:
+        """Show a game's moves one at a time, with a move list, first / previous / next /
+        last buttons and a slider. ``game``: a :class:`Game`, saved JSON text or a path to a
+        saved game (default: the game on show). :meth:`step_to` moves from Python;
+        :meth:`stop_replay` plays on from the position shown."""
+        with self._lock:
+            self._viewer.show_replay(game, ply)
+
+    def stop_replay(self) -> None:
+        """Close the replay viewer and play on from the position shown (the later moves
+        stay available to redo)."""
+        with self._lock:
+            self._viewer.stop_replay()
 
     # -------------------------------------------------------------- the solver's tools
     # Not under the lock: a hint or a solution may wait for the solver's thread.
-    hint = _delegate("_advice", Advice.hint, lock=False)
-    think_longer = _delegate("_advice", Advice.think_longer, lock=False)
-    show_solution = _delegate("_advice", Advice.show_solution, lock=False)
-    finish = _delegate("_advice", Advice.finish, lock=False)
-    stop = _delegate("_advice", Advice.stop, lock=False)
-    wait = _delegate("_advice", Advice.wait, lock=False)
+    def hint(self, wait: bool = True) -> tuple[Move | None, str] | None:
+        """Highlight a good move in the layout and say why; returns it too (with ``wait``).
+
+        The solver has :attr:`hint_time` seconds (default 2): when it finds a win, its first
+        move (so following the hint never throws away a win), else the greedy heuristic's
+        move; the message begins with which one ("Solver: …" or "Heuristic: …"). The layout
+        shows "thinking…" at once; the solver works in the background, and is stopped when
+        the player leaves the position meanwhile (that hint is dropped). On a winning line
+        the solver found before (a hint, the indicator or the solution), the answer is its
+        next move, at once. ``wait=False`` returns at once (None), as a click in the browser
+        does.
+
+        In a lesson: the step's hint, with the move that does the next part of the task.
+        """
+        self._table.require("hint")
+        return self._advice.hint(wait)
+
+    def think_longer(
+        self, seconds: float = THINK_TIME, wait: bool = False
+    ) -> solver.SolveResult | None:
+        """Give the solver ``seconds`` for the position on show, when a hint or the
+        indicator found no answer in the time they had.
+
+        It searches in the background; :attr:`analysis` shows "checking" with its progress
+        ("thinking… 12 s, 130,000 positions", about every 0.5 s), then its verdict and why.
+        A win is remembered: hints, the indicator and the solution answer at once on it.
+        :meth:`stop` (the Stop button) stops it, and so does leaving the position. Returns
+        at once (None) unless ``wait``: then the solver's result (None if it was stopped).
+        The toolbar's Think longer gives 30 s, doubled on each press that ran out of time
+        at the same position (up to 8 minutes).
+        """
+        budget = check_seconds(seconds, "seconds")
+        self._table.require("think")
+        return self._advice.think_longer(budget, wait)
+
+    def show_solution(
+        self, time_limit: float = 10.0, delay: float = 0.4, wait: bool = False
+    ) -> None:
+        """Play the solver's solution back in the widget, from the position on show.
+
+        The solver has ``time_limit`` seconds; then its moves are played one at a time, one
+        every ``delay`` seconds, in the background (so the Stop button, :meth:`stop` and
+        other clicks still work; any move by the player stops it too, the solver as well if
+        it is still searching). On a winning line found before (by a hint, the indicator or
+        a solution) it starts playing at once. Returns at once unless ``wait``. The browser
+        sees each move only as it is played.
+        """
+        time_limit = check_seconds(time_limit, "time_limit")
+        self._table.require("solution")
+        self._advice.show_solution(time_limit, delay, wait)
+
+    def finish(self, delay: float = 0.12, wait: bool = False) -> list[Move]:
+        """Play every card left home, one every ``delay`` seconds, when the stock is empty
+        and nothing else is needed (:meth:`Game.finish_moves`); the toolbar's Finish. Returns
+        the moves (none when there is more to do: the message says so). Stop stops it."""
+        self._table.require("finish")
+        return self._advice.finish(delay, wait)
+
+    def stop(self) -> bool:
+        """Stop :meth:`think_longer` or the solution playing back (:meth:`show_solution`);
+        False if neither was running."""
+        return self._advice.stop()
+
+    def wait(self, timeout: float | None = 30.0) -> bool:
+        """Wait until the hint, Think longer, the solution playback and the indicator's
+        checks are done, stopped ones too, and the game is auto-saved (for scripts and tests);
+        False on timeout."""
+        return self._advice.wait(timeout)
 
     # ------------------------------------------------------------ request handling
     @_locked
@@ -346,44 +515,45 @@ class MilliganWidget(anywidget.AnyWidget):
             self._table.refuse(f"Internal error: {exc}")
 
     def _handle(self, content: Any) -> None:
-        """Check the request first (a malformed one changes nothing, not even a solution
-        playing back), then what the mode allows, then do it."""
+        """The request path: parse the request (a malformed one changes nothing, not even a
+        solution playing back), pass the gate (does the mode on show take it?), then the
+        room does it."""
         table = self._table
         mode, run = table.mode, table.lesson_run
         steps = len(run.lesson.steps) if run is not None else 0
         count = len(mode.moves) if isinstance(mode, modes.Replay) else 0
         request = requests.parse(content, self.game, count, steps)
-        reason = mode.refusal(request.kind)
-        if reason is not None:
-            table.forbid_in(mode.name, reason)
+        table.require(request.kind)
         if request.kind not in ("stop", "winnable", "stats"):
             table.assistant.cancel_solution()  # the player takes over from the solution
         self._handlers()[request.kind](request)
 
-    def _handlers(self) -> dict[str, Callable[[requests.Request], Any]]:
-        """What each request type does, given the checked request."""
+    def _handlers(self) -> dict[str, Callable[[requests.Request], object]]:
+        """What each request type does, given the checked request (the gate passed)."""
+        playing, lessons, viewer = self._playing, self._lessons, self._viewer
+        advice, keeping = self._advice, self._keeping
         return {
             "move": lambda r: self._table.apply(r.move),
-            "deal": lambda _: self.deal(),
-            "undo": lambda _: self.undo(),
-            "redo": lambda _: self.redo(),
-            "hint": lambda _: self.hint(wait=False),
-            "think": lambda _: self.think_longer(self._table.assistant.think_budget()),
-            "solution": lambda _: self.show_solution(),
-            "stop": lambda _: self.stop() or self._table.publish(message="Nothing to stop."),
+            "deal": lambda _: playing.deal(),
+            "undo": lambda _: playing.undo(),
+            "redo": lambda _: playing.redo(),
+            "hint": lambda _: advice.hint(wait=False),
+            "think": lambda _: advice.think_longer(self._table.assistant.think_budget()),
+            "solution": lambda _: advice.show_solution(),
+            "stop": lambda _: advice.stop() or self._table.publish(message="Nothing to stop."),
             "winnable": lambda r: setattr(self, "check_winnable", r.on),
-            "auto": lambda _: self.autoplay(),
-            "finish": lambda _: self.finish(),
-            "stats": lambda _: self.show_statistics(),
-            "save": lambda _: self.quick_save(),
-            "files": lambda _: self.saved_games(),
-            "open": lambda r: self.open_saved(r.name),
-            "resume": lambda r: self.take_up_offer(r.on),
-            "restart": lambda _: self.restart(),
-            "new": lambda r: self.new_game(r.seed, r.rules),
-            "next": lambda _: self._lessons.next_when_done(),
-            "previous": lambda _: self.previous_step(),
-            "goto_step": lambda r: self.goto_step(r.number),
-            "seek": lambda r: self.step_to(r.number),
-            "close": lambda _: self.stop_lesson() if self.lesson_run else self.stop_replay(),
+            "auto": lambda _: playing.autoplay(),
+            "finish": lambda _: advice.finish(),
+            "stats": lambda _: keeping.show_statistics(),
+            "save": lambda _: keeping.quick_save(),
+            "files": lambda _: keeping.saved_games(),
+            "open": lambda r: keeping.open_saved(r.name),
+            "resume": lambda r: keeping.take_up_offer(r.on),
+            "restart": lambda _: playing.restart(),
+            "new": lambda r: playing.new_game(r.seed, r.rules),
+            "next": lambda _: lessons.next_when_done(),
+            "previous": lambda _: lessons.previous_step(),
+            "goto_step": lambda r: lessons.goto_step(r.number),
+            "seek": lambda r: viewer.step_to(r.number),
+            "close": lambda _: lessons.stop_lesson() if self.lesson_run else viewer.stop_replay(),
         }
