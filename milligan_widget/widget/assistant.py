@@ -73,22 +73,6 @@ class Assistant:
         self.solution = Solution(host, self.workers, self._remember)
         self._thought: Verdict | None = None  # Think longer's newest verdict
 
-    @property
-    def hint_time(self) -> float:
-        return self.hints.seconds
-
-    @hint_time.setter
-    def hint_time(self, value: float) -> None:
-        self.hints.seconds = value
-
-    @property
-    def winnable_time(self) -> float:
-        return self.indicator.seconds
-
-    @winnable_time.setter
-    def winnable_time(self, value: float) -> None:
-        self.indicator.seconds = check_seconds(value, "winnable_time")
-
     # ----------------------------------------------------------------- the game on show
     @locked
     def switch(self, line: WinningLine = NO_LINE) -> None:
@@ -125,13 +109,9 @@ class Assistant:
                 self.update_analysis()
 
     # ------------------------------------------------------------ still winnable?
-    @property
-    def check_winnable(self) -> bool:
-        return self.indicator.on
-
-    @check_winnable.setter
     @locked
     def check_winnable(self, on: bool) -> None:
+        """Turn the "still winnable?" indicator on or off, and show what it says now."""
         self.indicator.on = bool(on)
         self.indicator.drop()
         self.update_analysis()

@@ -162,20 +162,20 @@ class MilliganWidget(anywidget.AnyWidget):
     @property
     def hint_time(self) -> float:
         """Seconds the solver has for a hint (0: the greedy heuristic alone, at once)."""
-        return self._table.assistant.hint_time
+        return self._table.assistant.hints.seconds
 
     @hint_time.setter
     def hint_time(self, value: float) -> None:
-        self._table.assistant.hint_time = value
+        self._table.assistant.hints.seconds = value
 
     @property
     def winnable_time(self) -> float:
         """Seconds the solver has to check "still winnable?" after each move."""
-        return self._table.assistant.winnable_time
+        return self._table.assistant.indicator.seconds
 
     @winnable_time.setter
     def winnable_time(self, value: float) -> None:
-        self._table.assistant.winnable_time = value
+        self._table.assistant.indicator.seconds = value
 
     @property
     def check_winnable(self) -> bool:
@@ -184,11 +184,11 @@ class MilliganWidget(anywidget.AnyWidget):
         shows "checking…", then "winnable ✓", "lost for good ✗" or "unknown ?" ("winnable"
         at once on a winning line found before; a check for a position left meanwhile is
         stopped)."""
-        return self._table.assistant.check_winnable
+        return self._table.assistant.indicator.on
 
     @check_winnable.setter
     def check_winnable(self, on: bool) -> None:
-        self._table.assistant.check_winnable = on
+        self._table.assistant.check_winnable(on)
 
     @property
     def known_win(self) -> tuple[Move, ...] | None:
