@@ -1,8 +1,8 @@
 """What a player keeps, as the toolbar offers it: Save and Open in the notebook's folder,
 Resume of the game auto-saved before, and the Statistics panel.
 
-The files themselves are :mod:`.files`' (the folder, the auto-save); what counts in the
-statistics is :mod:`.records`'. This room is what the player asks of them, with the answer
+The files themselves are :mod:`.storage`' (the folder, the auto-save); what counts in the
+statistics is :mod:`.scores`'. This room is what the player asks of them, with the answer
 in words on the table.
 
 >>> import tempfile
@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from milligan_widget import Game
-from milligan_widget.widget.files import FileRefused, SaveFolder
+from milligan_widget.widget.storage import FileRefused, SaveFolder
 from milligan_widget.widget.table import Table
 
 

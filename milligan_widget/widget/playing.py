@@ -25,7 +25,7 @@ from pathlib import Path
 from milligan_widget import Game, IllegalMoveError, Move, Rules
 from milligan_widget.widget import requests
 from milligan_widget.widget import view as views
-from milligan_widget.widget.records import Scorecard
+from milligan_widget.widget.scores import Scorecard
 from milligan_widget.widget.table import Table
 from milligan_widget.widget.words import moves as _moves
 

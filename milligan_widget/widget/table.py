@@ -35,13 +35,13 @@ from milligan_widget.stats import Stats, default_folder
 from milligan_widget.widget import modes
 from milligan_widget.widget import view as views
 from milligan_widget.widget.assistant import HINT_TIME, Assistant
-from milligan_widget.widget.files import Autosave
-from milligan_widget.widget.jobs import Host, Key
+from milligan_widget.widget.assistant.jobs import Host, Key
+from milligan_widget.widget.assistant.winning_line import NO_LINE, WinningLine
 from milligan_widget.widget.lock import WidgetLock, locked
-from milligan_widget.widget.memory import NO_LINE, WinningLine
 from milligan_widget.widget.modes import ModeError
-from milligan_widget.widget.records import Scorecard, Scorekeeper
+from milligan_widget.widget.scores import Scorecard, Scorekeeper
 from milligan_widget.widget.setaside import SetAside, SetAsideGames
+from milligan_widget.widget.storage import Autosave
 from milligan_widget.widget.words import about, sentence
 from milligan_widget.widget.words import moves as _moves
 

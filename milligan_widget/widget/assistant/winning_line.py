@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from milligan_widget import Game, IllegalMoveError, Move
-from milligan_widget.widget.jobs import Key
+from milligan_widget.widget.assistant.jobs import Key
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from milligan_widget import Game, IllegalMoveError, Move, solver
-from milligan_widget.widget.jobs import Job, Key, Workers
+from milligan_widget.widget.assistant.jobs import Job, Key, Workers
 from milligan_widget.widget.lock import locked
 from milligan_widget.widget.words import moves as _moves
 

@@ -10,7 +10,7 @@ the work to the table's :class:`~.assistant.Assistant`, which runs it in the bac
 >>> shown = []
 >>> table = Table(Game.new(8), shown.append, stats=None,
 ...               hint_time=0)
->>> move, why = Advice(table).hint()  # 0 s: the greedy heuristic, at once
+>>> move, why = Helping(table).hint()  # 0 s: the greedy heuristic, at once
 >>> shown[-1].view["message"].startswith("Heuristic:"), table.game.is_legal(move), table.card.hints
 (True, True, 1)
 """
@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from milligan_widget import Move, solver
 from milligan_widget.widget.assistant import THINK_TIME
-from milligan_widget.widget.jobs import check_seconds
+from milligan_widget.widget.assistant.jobs import check_seconds
 from milligan_widget.widget.table import Table
 
 
-class Advice:
+class Helping:
     """The solver's tools for a :class:`~.table.Table`."""
 
     def __init__(self, table: Table) -> None:

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from milligan_widget import Game, solver
-from milligan_widget.widget.jobs import Job, Key, Workers, check_seconds, verdict_words
+from milligan_widget.widget.assistant.jobs import Job, Key, Workers, check_seconds, verdict_words
 from milligan_widget.widget.lock import WidgetLock
 
 WINNABLE_TIME = 3.0  # seconds the solver has for each check

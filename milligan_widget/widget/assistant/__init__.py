@@ -7,11 +7,12 @@ solve goes on for a position nobody needs any more: each gets the solver's ``sto
 callable, which turns true once the player leaves its position (for the solution: while it
 is still searching), the indicator is switched off, or the solution is stopped; a stopped
 solve's result is never shown. The newest win any of them finds is remembered for the game
-on show (:class:`~.memory.WinningLine`): a hint, the indicator or the solution at a position
-on it answers at once, without a solve.
+on show (:class:`~.winning_line.WinningLine`): a hint, the indicator or the solution at a
+position on it answers at once, without a solve.
 
 :class:`Assistant` owns every job; it reads the position on show and shows what it finds only
-through its :class:`Host` (the widget's publishing).
+through its :class:`~.jobs.Host` (the table's publishing), and its jobs run in
+:mod:`.jobs`' threads.
 
 The hints are :mod:`.hints`', the checks :mod:`.indicator`'s and the playback
 :mod:`.solution`'s; Think longer, the analysis on show and stopping are the assistant's own.
@@ -31,9 +32,9 @@ from typing import Any
 
 from milligan_widget import Game, Move, solver
 from milligan_widget.deadlock import explain
-from milligan_widget.widget.hints import HINT_TIME, Hints
-from milligan_widget.widget.indicator import WINNABLE_TIME, Indicator
-from milligan_widget.widget.jobs import (
+from milligan_widget.widget.assistant.hints import HINT_TIME, Hints
+from milligan_widget.widget.assistant.indicator import WINNABLE_TIME, Indicator
+from milligan_widget.widget.assistant.jobs import (
     Host,
     Job,
     Key,
@@ -45,9 +46,9 @@ from milligan_widget.widget.jobs import (
     verdict_words,
     win_words,
 )
+from milligan_widget.widget.assistant.solution import Solution
+from milligan_widget.widget.assistant.winning_line import NO_LINE, WinningLine
 from milligan_widget.widget.lock import locked
-from milligan_widget.widget.memory import NO_LINE, WinningLine
-from milligan_widget.widget.solution import Solution
 from milligan_widget.widget.words import moves as _moves
 
 THINK_TIME = 30.0  # seconds Think longer gives the solver, doubled on each press without an answer

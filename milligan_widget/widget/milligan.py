@@ -10,7 +10,7 @@ path. Each public method, and each request once parsed, passes the one gate,
 :meth:`~.table.Table.require` (does the mode on show take it?), and is done by one room on
 the :class:`~.table.Table`: :class:`~.playing.Playing` (moves, undo, New game, Restart),
 :class:`~.teaching.Lessons` and :class:`~.teaching.Viewer` (lesson mode, the replay viewer),
-:class:`~.advice.Advice` (the solver's tools) or :class:`~.keeping.Keeping` (Save, Open,
+:class:`~.helping.Helping` (the solver's tools) or :class:`~.keeping.Keeping` (Save, Open,
 Resume, Statistics). What it changes comes back through the one door, :meth:`_send_frame`.
 
 >>> widget = MilliganWidget(seed=8, stats=False, autosave=False)
@@ -31,13 +31,13 @@ from milligan_widget import Game, IllegalMoveError, Move, Rules, solver
 from milligan_widget.lessons import Feedback, Lesson, LessonRun
 from milligan_widget.stats import Stats, default_folder
 from milligan_widget.widget import modes, requests
-from milligan_widget.widget.advice import Advice
 from milligan_widget.widget.assistant import HINT_TIME, NO_ANALYSIS, THINK_TIME, WINNABLE_TIME
-from milligan_widget.widget.files import Autosave, FileRefused, SaveFolder, notebook_key
-from milligan_widget.widget.jobs import check_seconds
+from milligan_widget.widget.assistant.jobs import check_seconds
+from milligan_widget.widget.helping import Helping
 from milligan_widget.widget.keeping import Keeping
 from milligan_widget.widget.lock import locked as _locked
 from milligan_widget.widget.playing import Playing, pick_seed
+from milligan_widget.widget.storage import Autosave, FileRefused, SaveFolder, notebook_key
 from milligan_widget.widget.table import MAX_SET_ASIDE, Frame, MoveCallback, Table
 from milligan_widget.widget.teaching import Lessons, Viewer
 from milligan_widget.widget.words import sentence
@@ -120,7 +120,7 @@ class MilliganWidget(anywidget.AnyWidget):
         self.winnable_time = winnable_time
         table.assistant.indicator.on = bool(check_winnable)
         self._playing, self._lessons = Playing(table), Lessons(table)
-        self._viewer, self._advice = Viewer(table), Advice(table)
+        self._viewer, self._helping = Viewer(table), Helping(table)
         self._keeping = Keeping(table, SaveFolder())
         self.on_msg(self._on_custom_msg)
         with self._lock:
@@ -444,7 +444,7 @@ class MilliganWidget(anywidget.AnyWidget):
         In a lesson: the step's hint, with the move that does the next part of the task.
         """
         self._table.require("hint")
-        return self._advice.hint(wait)
+        return self._helping.hint(wait)
 
     def think_longer(
         self, seconds: float = THINK_TIME, wait: bool = False
@@ -462,7 +462,7 @@ class MilliganWidget(anywidget.AnyWidget):
         """
         budget = check_seconds(seconds, "seconds")
         self._table.require("think")
-        return self._advice.think_longer(budget, wait)
+        return self._helping.think_longer(budget, wait)
 
     def show_solution(
         self, time_limit: float = 10.0, delay: float = 0.4, wait: bool = False
@@ -478,25 +478,25 @@ class MilliganWidget(anywidget.AnyWidget):
         """
         time_limit = check_seconds(time_limit, "time_limit")
         self._table.require("solution")
-        self._advice.show_solution(time_limit, delay, wait)
+        self._helping.show_solution(time_limit, delay, wait)
 
     def finish(self, delay: float = 0.12, wait: bool = False) -> list[Move]:
         """Play every card left home, one every ``delay`` seconds, when the stock is empty
         and nothing else is needed (:meth:`Game.finish_moves`); the toolbar's Finish. Returns
         the moves (none when there is more to do: the message says so). Stop stops it."""
         self._table.require("finish")
-        return self._advice.finish(delay, wait)
+        return self._helping.finish(delay, wait)
 
     def stop(self) -> bool:
         """Stop :meth:`think_longer` or the solution playing back (:meth:`show_solution`);
         False if neither was running."""
-        return self._advice.stop()
+        return self._helping.stop()
 
     def wait(self, timeout: float | None = 30.0) -> bool:
         """Wait until the hint, Think longer, the solution playback and the indicator's
         checks are done, stopped ones too, and the game is auto-saved (for scripts and tests);
         False on timeout."""
-        return self._advice.wait(timeout)
+        return self._helping.wait(timeout)
 
     # ------------------------------------------------------------ request handling
     @_locked
@@ -531,19 +531,19 @@ class MilliganWidget(anywidget.AnyWidget):
     def _handlers(self) -> dict[str, Callable[[requests.Request], object]]:
         """What each request type does, given the checked request (the gate passed)."""
         playing, lessons, viewer = self._playing, self._lessons, self._viewer
-        advice, keeping = self._advice, self._keeping
+        helping, keeping = self._helping, self._keeping
         return {
             "move": lambda r: self._table.apply(r.move),
             "deal": lambda _: playing.deal(),
             "undo": lambda _: playing.undo(),
             "redo": lambda _: playing.redo(),
-            "hint": lambda _: advice.hint(wait=False),
-            "think": lambda _: advice.think_longer(self._table.assistant.think_budget()),
-            "solution": lambda _: advice.show_solution(),
-            "stop": lambda _: advice.stop() or self._table.publish(message="Nothing to stop."),
+            "hint": lambda _: helping.hint(wait=False),
+            "think": lambda _: helping.think_longer(self._table.assistant.think_budget()),
+            "solution": lambda _: helping.show_solution(),
+            "stop": lambda _: helping.stop() or self._table.publish(message="Nothing to stop."),
             "winnable": lambda r: setattr(self, "check_winnable", r.on),
             "auto": lambda _: playing.autoplay(),
-            "finish": lambda _: advice.finish(),
+            "finish": lambda _: helping.finish(),
             "stats": lambda _: keeping.show_statistics(),
             "save": lambda _: keeping.quick_save(),
             "files": lambda _: keeping.saved_games(),
