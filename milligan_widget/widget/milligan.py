@@ -201,7 +201,7 @@ class MilliganWidget(anywidget.AnyWidget):
         analysis and the rules are Python's, whatever a page sends)."""
         super().set_state({k: v for k, v in sync_data.items() if k in self.FRONT_END_TRAITS})
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
+    def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[Any, Any], dict[Any, Any]] | None:
         """The live widget, and beside it the position as a static picture (``text/html``,
         no JavaScript): what an exported notebook, GitHub or an email shows."""
         bundle = super()._repr_mimebundle_(**kwargs)
@@ -533,7 +533,7 @@ class MilliganWidget(anywidget.AnyWidget):
         playing, lessons, viewer = self._playing, self._lessons, self._viewer
         helping, keeping = self._helping, self._keeping
         return {
-            "move": lambda r: self._table.apply(r.move),
+            "move": lambda r: self._table.apply(r.the_move()),
             "deal": lambda _: playing.deal(),
             "undo": lambda _: playing.undo(),
             "redo": lambda _: playing.redo(),

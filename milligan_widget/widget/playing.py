@@ -60,8 +60,10 @@ class Playing:
         (None then)."""
         table = self.table
         run = table.lesson_run
+        move = None
         if table.game.can_undo:
             move = run.undo() if run is not None else table.game.undo()
+        if move is not None:
             if run is None:
                 table.card.undos += 1
             table.publish(message=f"Undone: {table.game.describe(move)}")

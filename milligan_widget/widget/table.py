@@ -92,7 +92,7 @@ class Table:
         stats: Stats | None,
         autosave: str | None = None,
         hint_time: float = HINT_TIME,
-        log: logging.Logger | logging.LoggerAdapter | None = None,
+        log: logging.Logger | logging.LoggerAdapter[logging.Logger] | None = None,
     ) -> None:
         self._lock = self.lock = WidgetLock()
         self._send = send
@@ -151,10 +151,10 @@ class Table:
         self._number += 1
         self.card = Scorecard() if card is None else card
 
-    def show_mode(self, mode: modes.Play, message: str = "", **changes: bool) -> None:
+    def show_mode(self, mode: modes.Play, message: str = "", rules_changed: bool = False) -> None:
         """Put ``mode`` on show (a lesson, the replay viewer, or play again) and publish."""
         self.mode = mode
-        self.publish(message=message, panel_changed=True, **changes)
+        self.publish(message=message, rules_changed=rules_changed, panel_changed=True)
 
     def leave(self) -> None:
         """The player's game is left for another deal: it counts as abandoned if in play."""
@@ -266,7 +266,7 @@ class Table:
     def engine_move(self, move: Move) -> Move:
         """The engine's move for a gesture (:meth:`Game.find_move`); IllegalMoveError with
         the reason if there is none."""
-        if move.source == "stock":
+        if move.source == "stock" or move.target is None:  # a deal: no target
             return move
         return self.game.find_move(move.source, move.target, move.count)
 

@@ -136,7 +136,9 @@ class Solution:
         return True
 
 
-def _no_solution(game: Game, result: solver.SolveResult, seconds: float, error: str) -> dict:
+def _no_solution(
+    game: Game, result: solver.SolveResult, seconds: float, error: str
+) -> dict[str, Any]:
     """What to say when the solver found no line to play back."""
     if error:
         return {"message": f"Internal error: {error}", "kind": "error"}
