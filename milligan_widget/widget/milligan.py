@@ -494,8 +494,8 @@ class MilliganWidget(anywidget.AnyWidget):
 
     def wait(self, timeout: float | None = 30.0) -> bool:
         """Wait until the hint, Think longer, the solution playback and the indicator's
-        checks are done, stopped ones too, and the game is auto-saved (for scripts and tests);
-        False on timeout."""
+        checks are done, stopped ones too, the game is auto-saved and the games counted are
+        written in the statistics (for scripts and tests); False on timeout."""
         return self._helping.wait(timeout)
 
     # ------------------------------------------------------------ request handling

@@ -259,7 +259,7 @@ def test_the_last_move_before_a_normal_exit_is_kept(folders: tuple[Path, Path]) 
     done = subprocess.run([sys.executable, "-c", EXIT_RIGHT_AFTER_A_MOVE], env=env,
                           capture_output=True, text=True, timeout=60)  # fmt: skip
     assert done.returncode == 0, done.stderr
-    kept = files.Autosave(data, "script").read()
+    kept = storage.Autosave(data, "script").read()
     assert kept is not None and [str(m) for m in kept.history] == ["d"]
 
 
@@ -291,7 +291,7 @@ def test_save_never_writes_over_a_file_whatever_the_count(
     folders: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     notebook, _ = folders
-    monkeypatch.setattr(files, "_stamp", lambda: "2026-12-01-1154")
+    monkeypatch.setattr(storage, "_stamp", lambda: "2026-12-01-1154")
     stem = "milligan-deal-8-2026-12-01-1154"
     taken = [notebook / f"{stem}.json"] + [notebook / f"{stem}-{n}.json" for n in range(2, 1000)]
     for path in taken:
@@ -302,7 +302,7 @@ def test_save_never_writes_over_a_file_whatever_the_count(
     assert names == [f"{stem}-1000.json", f"{stem}-1001.json"]
     assert widget.view["message"] == f"Saved as {stem}-1001.json (Open lists it)."
     assert all(path.read_text() == "someone's file" for path in taken)
-    assert files.SaveFolder().open(names[1]) == widget.game
+    assert storage.SaveFolder().open(names[1]) == widget.game
     assert not list(notebook.glob(".*.tmp"))
 
 
