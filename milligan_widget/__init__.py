@@ -9,6 +9,7 @@ Move('d')
 """
 
 from importlib import metadata as _metadata
+from typing import Any
 
 from .cards import Card, CardError
 from .deals import deal_order
@@ -44,7 +45,7 @@ except _metadata.PackageNotFoundError:  # not installed: a source tree on sys.pa
     __version__ = "0+unknown"
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     # The widget needs anywidget and the built front end: import it only when asked for,
     # so the engine works without either.
     if name == "MilliganWidget":

@@ -3,7 +3,7 @@
 The project's wheel and its dependencies' pure-Python wheels are installed from local files,
 then ``tests/pyodide/inside.py`` deals, plays, solves, and asks a widget for a hint, a
 winnability check and the solution where ``threading.Thread.start`` raises: the widget's
-fallback (``milligan_widget.widget.jobs.Workers.start``) for real.
+fallback (``milligan_widget.widget.assistant.jobs.Workers.start``) for real.
 
 Then the recipe of ``docs/jupyterlite.md`` builds a JupyterLite site, as it is written there;
 the site is served on 127.0.0.1 and ``tests/pyodide/lite_kernel.py`` boots the Pyodide

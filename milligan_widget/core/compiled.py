@@ -125,7 +125,10 @@ class CCore(CoreBase):
         """The action record of a handle, as :meth:`Position.action` gives it (a deal
         without the runs before it)."""
         kind = handle & 15
-        record = (kind, *((handle >> _SHIFTS[f]) & 127 for f in _FIELDS[kind].split()))
+        record: tuple[int | None, ...] = (
+            kind,
+            *((handle >> _SHIFTS[f]) & 127 for f in _FIELDS[kind].split()),
+        )
         if kind == DEAL_ROW:
             record += (None,)
         return (TURN_UP, record, record[1]) if handle & 16 else record

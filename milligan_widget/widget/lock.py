@@ -18,7 +18,7 @@ import functools
 import threading
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import Concatenate, ParamSpec, Protocol, TypeVar
 
 
 class WidgetLock:
@@ -61,12 +61,26 @@ class WidgetLock:
             call()
 
 
-def locked(method: Callable[..., Any]) -> Callable[..., Any]:
-    """Run ``method`` holding its object's ``_lock`` (a :class:`WidgetLock`)."""
+class HasLock(Protocol):
+    """An object whose methods may be :func:`locked`."""
 
-    @functools.wraps(method)
-    def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+    _lock: WidgetLock
+
+
+Self = TypeVar("Self", bound=HasLock)
+Params = ParamSpec("Params")
+Result = TypeVar("Result")
+
+
+def locked(
+    method: Callable[Concatenate[Self, Params], Result],
+) -> Callable[Concatenate[Self, Params], Result]:
+    """Run ``method`` holding its object's ``_lock`` (a :class:`WidgetLock`); the signature
+    stays the method's, for type checkers too."""
+
+    def wrapper(self: Self, /, *args: Params.args, **kwargs: Params.kwargs) -> Result:
         with self._lock:
             return method(self, *args, **kwargs)
 
+    functools.update_wrapper(wrapper, method)
     return wrapper

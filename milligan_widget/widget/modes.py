@@ -42,6 +42,7 @@ NOT_IN_LESSON = {
     "files": "Close the lesson to open a saved game.",
     "open": "Close the lesson to open a saved game.",
     "winnable": "The solver's check is for a game: finish or close the lesson first.",
+    "goto": "goto(n) steps through a game's moves: use goto_step(i).",  # Python's API only
 }
 NOT_IN_REPLAY = (
     "This is a replay: the cards move with its controls. Press Play from here to play on."
@@ -98,6 +99,10 @@ class Play:
     """Play: the player's own game."""
 
     name = "play"
+    #: The player's own game is on show: it is scored, auto-saved and the solver helps.
+    own_game = True
+    #: A replay is on show: watched, not played (the moves are its steps).
+    watched = False
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -118,6 +123,7 @@ class Lesson(Play):
     """A lesson: each step's position, every move checked against its task."""
 
     name = "lesson"
+    own_game = False
 
     def __init__(self, run: LessonRun) -> None:
         self.run = run
@@ -143,6 +149,7 @@ class Replay(Play):
     of them in words, with its comment."""
 
     name = "replay"
+    own_game, watched = False, True
 
     def __init__(self, game: Game, moves: list[dict[str, Any]], title: str) -> None:
         super().__init__(game)

@@ -6,7 +6,7 @@ Restart and New game can be taken back: the game they replace is set aside as it
 
 >>> from milligan_widget import Game
 >>> from milligan_widget.widget.table import Table
->>> table = Table(Game.new(8), lambda view, rules, panel: None, stats=None)
+>>> table = Table(Game.new(8), lambda frame: None, stats=None)
 >>> playing = Playing(table)
 >>> playing.deal(); playing.restart(); playing.undo() is None  # Undo takes back the restart
 Move('d')
@@ -25,8 +25,7 @@ from pathlib import Path
 from milligan_widget import Game, IllegalMoveError, Move, Rules
 from milligan_widget.widget import requests
 from milligan_widget.widget import view as views
-from milligan_widget.widget.modes import NOT_IN_LESSON, NOT_IN_REPLAY
-from milligan_widget.widget.records import Scorecard
+from milligan_widget.widget.scores import Scorecard
 from milligan_widget.widget.table import Table
 from milligan_widget.widget.words import moves as _moves
 
@@ -43,13 +42,8 @@ class Playing:
         self.table = table
 
     def play(self, move: Move | str) -> Move:
-        """Play a move (a :class:`Move` or its notation such as ``"3>5"``).
-
-        Raises :class:`IllegalMoveError` (and shows the reason) when the engine refuses. In
-        a lesson the move is checked against the task (see :meth:`attempt`): a move that is
-        not the task is refused the same way.
-        """
-        self.table.forbid_in("replay", NOT_IN_REPLAY)
+        """The player's move (a Move or its notation), applied by the table; a bad notation is
+        refused like an illegal move."""
         try:
             parsed = requests.as_move(move)
         except ValueError as exc:
@@ -59,21 +53,17 @@ class Playing:
 
     def deal(self) -> Move:
         """Deal a row from the stock."""
-        self.table.forbid_in("replay", NOT_IN_REPLAY)
         return self.table.apply(Move.deal())
 
     def undo(self) -> Move | None:
-        """Take back the last move (in a lesson: the last move of this step) and return it.
-
-        At the start of a game that :meth:`restart` or :meth:`new_game` put in place of
-        another, Undo takes that back: the game before comes back as it was (its moves, redo
-        list and comments), and this returns None.
-        """
+        """Undo the last move, or take back the restart or new game that replaced the game set aside
+        (None then)."""
         table = self.table
-        table.forbid_in("replay", NOT_IN_REPLAY)
         run = table.lesson_run
+        move = None
         if table.game.can_undo:
             move = run.undo() if run is not None else table.game.undo()
+        if move is not None:
             if run is None:
                 table.card.undos += 1
             table.publish(message=f"Undone: {table.game.describe(move)}")
@@ -91,8 +81,6 @@ class Playing:
     def redo(self) -> Move:
         """Play again the last undone move."""
         table = self.table
-        table.forbid_in("replay", NOT_IN_REPLAY)
-        table.forbid_in("lesson", NOT_IN_LESSON["redo"])
         if not table.game.can_redo:
             table.refuse("Nothing to redo.")
             raise IllegalMoveError("Nothing to redo.")
@@ -105,8 +93,6 @@ class Playing:
     def autoplay(self) -> list[Move]:
         """Play every safe card to the foundations."""
         table = self.table
-        table.forbid_in("replay", NOT_IN_REPLAY)
-        table.forbid_in("lesson", NOT_IN_LESSON["auto"])
         before = table.game.copy()
         moves = table.game.autoplay()
         if not moves:
@@ -131,12 +117,8 @@ class Playing:
         table.publish(message=table.welcome(), rules_changed=True, panel_changed=True)
 
     def new_game(self, seed: int | None = None, rules: str | Rules | None = None) -> Game:
-        """Start a new deal (random when ``seed`` is None), with these rules or the same.
-
-        Undo at the start of the new game brings back the game it replaced, as it was: one
-        Undo for each New game, an untouched deal too (a player who asks for deal after deal
-        gets each back in turn), but not a won game (it is over). This leaves a lesson or the
-        replay viewer."""
+        """Show a new deal in play, setting the game it replaces aside when Undo should bring it
+        back."""
         table = self.table
         game = Game.new(pick_seed(seed), table.game.rules if rules is None else rules)
         table.leave()
@@ -152,12 +134,8 @@ class Playing:
         return game
 
     def restart(self) -> None:
-        """Back to the start of this deal (in a lesson: of this step).
-
-        Undo at the start takes the restart back: the game comes back as it was, with its
-        moves, redo list and comments (so do the restarts before it, one Undo each)."""
+        """Back to the deal (in a lesson: the step), the game before set aside for Undo."""
         table = self.table
-        table.forbid_in("replay", NOT_IN_REPLAY)
         if table.lesson_run is not None:
             table.lesson_run.restart_step()
             table.publish(message="Step restarted.")
@@ -169,14 +147,13 @@ class Playing:
             return
         fresh = old.copy()
         fresh.restart()
-        table.set_aside_for("restart", fresh, table.assistant.line.keyed_for(fresh))
+        table.set_aside_for("restart", fresh, table.assistant.line)  # the same positions
         back = f"goes back to move {len(old.history)}" if old.history else "brings back the redo"
         table.publish(message=f"Restarted this deal. Undo {back}.")
 
     def goto(self, n: int) -> None:
-        """Show the position after the first ``n`` moves of the history (undo/redo)."""
+        """Undo or redo to the position after ``n`` moves."""
         table = self.table
-        table.forbid_in("lesson", "goto(n) steps through a game's moves: use goto_step(i).")
         game = table.game
         reachable = len(game.history) + len(game.redo_moves)
         if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= reachable:
@@ -188,13 +165,8 @@ class Playing:
         table.publish(message=f"Position after {_moves(n)}.")
 
     def replay(self, moves: Game | str | Path | Iterable[Move | str], delay: float = 0.3) -> None:
-        """Step visibly through moves, pausing ``delay`` seconds after each.
-
-        A saved game (a :class:`Game`, its JSON text or a path to it) is replayed from
-        its deal, with its comments; a list of moves is played on from the current position
-        (checked first: with an illegal move anywhere, nothing is played).
-        See :meth:`show_replay` for a viewer that steps both ways.
-        """
+        """Play ``moves`` (or a saved game from its deal) one at a time, taking the lock for each
+        move only."""
         table = self.table
         saved = requests.saved_game(moves)
         if saved is None:

@@ -49,7 +49,7 @@ def _request_type(content: Any) -> str:
     kind = content.get("type")
     if kind not in REQUEST_TYPES:
         raise RequestError(f"unknown request type {str(kind)[:40]!r}")
-    return kind
+    return str(kind)
 
 
 def _pile_names(game: Game) -> frozenset[str]:
@@ -181,6 +181,12 @@ class Request:
     on: bool = False  # "winnable"
     number: int = 0  # "seek": the ply; "goto_step": the step's index
     name: str = ""  # "open": a save file's name (checked against the folder when opened)
+
+    def the_move(self) -> Move:
+        """The move a "move" request carries."""
+        if self.move is None:
+            raise RequestError(f"a {self.kind!r} request carries no move")
+        return self.move
 
 
 def parse(content: Any, game: Game, replay_moves: int = 0, lesson_steps: int = 0) -> Request:

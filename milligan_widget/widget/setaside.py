@@ -5,8 +5,8 @@ A restart or a new game replaces the player's game; the game it replaced is kept
 Undo at the start of the game that replaced it brings it back. The newest few are kept.
 
 >>> from milligan_widget import Game
->>> from milligan_widget.widget.memory import NO_LINE
->>> from milligan_widget.widget.records import Scorecard
+>>> from milligan_widget.widget.assistant.winning_line import NO_LINE
+>>> from milligan_widget.widget.scores import Scorecard
 >>> old, new = Game.new(5), Game.new(6)
 >>> old.play("d")
 Move('d')
@@ -22,8 +22,8 @@ from collections import deque
 from dataclasses import dataclass
 
 from milligan_widget import Game
-from milligan_widget.widget.memory import WinningLine
-from milligan_widget.widget.records import Scorecard
+from milligan_widget.widget.assistant.winning_line import WinningLine
+from milligan_widget.widget.scores import Scorecard
 from milligan_widget.widget.words import moves as _moves
 
 

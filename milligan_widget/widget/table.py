@@ -1,17 +1,22 @@
-"""The table: the game on show, its mode, and how each change reaches the front end.
+"""The table: the game on show in its mode, the one gate in and the one door out.
 
-Every change to what is on show goes through :meth:`Table.publish`, which builds one view
-(:mod:`.view`, with what the mode and play add) and hands it to the wire widget's ``send``
-in one ``hold_sync`` update; :meth:`Table.apply` is the one path of a move (checked by the
-engine, or by the lesson in a lesson). The table also keeps the player's game while a lesson
-or the replay viewer is on show, the games Restart and New game set aside
-(:mod:`.setaside`), the game's scorecard and its auto-save, and the ``on_move`` callbacks,
-which run once the lock is let go.
+The gate: :meth:`Table.require` asks the mode on show (:mod:`.modes`) whether it takes an
+action, and refuses it in the player's words if not; no other module decides what a mode
+allows. The door: :meth:`Table.publish` sends everything the front end shows (the view,
+built by :mod:`.view` with what the mode and play add, the analysis, and the rules, the
+panel, the saved files and the statistics when they changed) as one :class:`Frame`, through
+the one ``send`` the widget gave, in one update. Before the frame, :meth:`Table.bookkeeping`
+does what a change entails (stops the solver for positions no longer on show, counts a game
+that ended); after it, the game in play is auto-saved. :meth:`Table.apply` is the one path of a
+move (checked by the engine, or by the lesson in a lesson). The table also keeps the player's
+game while a lesson or the replay viewer is on show, the games Restart and New game set aside
+(:mod:`.setaside`), the game's scorecard, and the ``on_move`` callbacks, which run once the
+lock is let go.
 
 >>> from milligan_widget import Game
 >>> sent = []
->>> table = Table(Game.new(8), lambda view, rules, panel: sent.append(view), stats=None)
->>> table.apply(table.game.legal_moves[0]).is_deal, sent[-1]["stats"]["moves"]
+>>> table = Table(Game.new(8), sent.append, stats=None)
+>>> table.apply(table.game.legal_moves[0]).is_deal, sent[-1].view["stats"]["moves"]
 (True, 1)
 """
 
@@ -20,29 +25,57 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NoReturn
 
 from milligan_widget import PRESETS, Game, IllegalMoveError, Move, Rules
 from milligan_widget.lessons import Feedback, LessonRun
 from milligan_widget.stats import Stats, default_folder
 from milligan_widget.widget import modes
 from milligan_widget.widget import view as views
-from milligan_widget.widget.assistant import HINT_TIME, Assistant, Host
-from milligan_widget.widget.files import Autosave
-from milligan_widget.widget.jobs import Key
+from milligan_widget.widget.assistant import HINT_TIME, Assistant
+from milligan_widget.widget.assistant.jobs import Host, Key
+from milligan_widget.widget.assistant.winning_line import NO_LINE, WinningLine
 from milligan_widget.widget.lock import WidgetLock, locked
-from milligan_widget.widget.memory import NO_LINE, WinningLine
 from milligan_widget.widget.modes import ModeError
-from milligan_widget.widget.records import Scorecard, Scorekeeper
+from milligan_widget.widget.scores import Scorecard, Scorekeeper
 from milligan_widget.widget.setaside import SetAside, SetAsideGames
+from milligan_widget.widget.storage import Autosave
 from milligan_widget.widget.words import about, sentence
 from milligan_widget.widget.words import moves as _moves
 
 MAX_SET_ASIDE = 20  # restarts and new games that Undo can take back, newest kept
 
 MoveCallback = Callable[[Move], Any]
-#: send(view, rules_info or None, panel or None): the wire widget's traits, in one update.
-Send = Callable[[dict[str, Any], "dict[str, Any] | None", "dict[str, Any] | None"], None]
+Data = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Frame:
+    """What the front end is sent at once: each of the widget's traits of that name, or None
+    where it did not change (an analysis alone comes when a solver's verdict comes in)."""
+
+    view: Data | None = None
+    rules_info: Data | None = None
+    panel: Data | None = None
+    files: Data | None = None
+    statistics: Data | None = None
+    analysis: Data | None = None
+
+    def changes(self) -> list[tuple[str, Data]]:
+        """(trait, value) for each part sent, in the order the front end takes them.
+
+        >>> Frame(view={"rev": 1}, analysis={"state": None}).changes()
+        [('view', {'rev': 1}), ('analysis', {'state': None})]
+        """
+        parts = (("rules_info", self.rules_info), ("panel", self.panel), ("files", self.files),
+                 ("statistics", self.statistics), ("view", self.view),
+                 ("analysis", self.analysis))  # fmt: skip
+        return [(name, value) for name, value in parts if value is not None]
+
+
+#: send(frame): the widget's traits set from one frame, in one update.
+Send = Callable[[Frame], None]
 
 
 class Table:
@@ -58,8 +91,7 @@ class Table:
         stats: Stats | None,
         autosave: str | None = None,
         hint_time: float = HINT_TIME,
-        show_analysis: Callable[[dict[str, Any]], None] = lambda analysis: None,
-        log: logging.Logger | logging.LoggerAdapter | None = None,
+        log: logging.Logger | logging.LoggerAdapter[logging.Logger] | None = None,
     ) -> None:
         self._lock = self.lock = WidgetLock()
         self._send = send
@@ -72,21 +104,23 @@ class Table:
         # The game auto-saved before on this key, offered to resume: set aside under a name
         # of its own until the player answers, while the game on show is kept as usual.
         self.offer = self.autosave.take_offer(game) if self.autosave is not None else None
-        self.assistant = Assistant(self._host(show_analysis), hint_time)
+        self.assistant = Assistant(self._host(), hint_time)
         self._rev = 0
+        self._number = 0  # of the game on show, for the position's key
         self._shown_rules: Rules | None = None
         self.switch_to(game)
 
-    def _host(self, show_analysis: Callable[[dict[str, Any]], None]) -> Host:
+    def _host(self) -> Host:
         """What the assistant may read and do."""
         return Host(
             lock=self.lock,
             game=lambda: self.game,
             player_game=lambda: self.player,
+            own_game=lambda: self.mode.own_game,
             position=self.position,
             publish=self.publish,
             play=lambda move, prefix: self.apply(move, prefix=prefix),
-            show_analysis=show_analysis,
+            show_analysis=self.show_analysis,
             log=self.log,
         )
 
@@ -113,29 +147,30 @@ class Table:
         a new one if None); not published."""
         self.assistant.switch(line)
         self.player, self.mode = game, modes.Play(game)
+        self._number += 1
         self.card = Scorecard() if card is None else card
 
-    def show_mode(self, mode: modes.Play, message: str = "", **changes: bool) -> None:
+    def show_mode(self, mode: modes.Play, message: str = "", rules_changed: bool = False) -> None:
         """Put ``mode`` on show (a lesson, the replay viewer, or play again) and publish."""
         self.mode = mode
-        self.publish(message=message, panel_changed=True, **changes)
+        self.publish(message=message, rules_changed=rules_changed, panel_changed=True)
 
     def leave(self) -> None:
         """The player's game is left for another deal: it counts as abandoned if in play."""
-        if self.mode.name != "replay":
+        if not self.mode.watched:
             self.keeper.left(self.player, self.card)
 
     def in_progress(self) -> bool:
         """Is the player's game one that Undo should bring back after a new game?"""
         game = self.player
-        if self.mode.name == "replay" or game.status == "won":
+        if self.mode.watched or game.status == "won":
             return False
         return bool(game.history or game.can_redo)
 
     def can_come_back(self) -> bool:
         """May Undo bring the player's game back after a new game (any game in play, even
         untouched; not a won one, nor the replay viewer's)?"""
-        return self.mode.name != "replay" and self.player.status != "won"
+        return not self.mode.watched and self.player.status != "won"
 
     def set_aside_for(self, action: str, game: Game, line: WinningLine = NO_LINE) -> None:
         """Show ``game`` (not published) in place of the player's game, which Undo brings
@@ -156,17 +191,26 @@ class Table:
                      panel_changed=True)  # fmt: skip
 
     def position(self) -> Key:
-        """What identifies the position on show (and the game it belongs to)."""
-        # The moves themselves, not their text: a move hashes and compares as its text
-        # does, and the key is built several times a move.
-        return (self.mode.name, id(self.game), tuple(self.game.history))
+        """What identifies the position on show: the number of the game on show (another
+        game of the same deal is another game), its mode, and its piles, pile for pile
+        (:meth:`Game.exact_key`, the rules included)."""
+        return (self._number, self.mode.name, self.game.exact_key())
+
+    # ------------------------------------------------------------------ the gate in
+    def require(self, action: str) -> None:
+        """Refuse ``action`` (a request's type, :data:`.requests.REQUEST_TYPES`, or
+        ``"goto"``) with the mode's reason, shown and raised as :class:`ModeError`, unless
+        the mode on show takes it."""
+        reason = self.mode.refusal(action)
+        if reason is not None:
+            self.forbid(reason)
+
+    def forbid(self, reason: str) -> NoReturn:
+        """Refuse an action: show ``reason`` and raise it as :class:`ModeError`."""
+        self.refuse(reason)
+        raise ModeError(reason)
 
     # ------------------------------------------------------------------------ moves
-    def forbid_in(self, mode: str, reason: str) -> None:
-        """Refuse (show and raise) an action that makes no sense in ``mode``."""
-        if self.mode.name == mode:
-            self.refuse(reason)
-            raise ModeError(reason)
 
     def apply(self, move: Move, comment: str | None = None, prefix: str = "") -> Move:
         """Play ``move`` through the engine and publish, or refuse with the reason.
@@ -222,7 +266,7 @@ class Table:
     def engine_move(self, move: Move) -> Move:
         """The engine's move for a gesture (:meth:`Game.find_move`); IllegalMoveError with
         the reason if there is none."""
-        if move.source == "stock":
+        if move.source == "stock" or move.target is None:  # a deal: no target
             return move
         return self.game.find_move(move.source, move.target, move.count)
 
@@ -249,33 +293,53 @@ class Table:
         self,
         message: str = "",
         kind: str = "info",
-        last: dict[str, Any] | None = None,
+        last: Data | None = None,
         hint: Move | None = None,
         rules_changed: bool = False,
         panel_changed: bool = False,
+        files: Data | None = None,
+        statistics: Data | None = None,
     ) -> None:
-        """Send the new view (and rules, panel, if changed) in one update."""
+        """Send what is on show after a change as one :class:`Frame`: the new view, the
+        analysis if it changed, the rules and the panel (if they changed or
+        ``rules_changed``, ``panel_changed``) and the ``files`` or ``statistics`` given."""
         if self.closed:
             return
-        self.assistant.position_changed()
-        self._rev += 1
+        message, kind, elapsed = self.bookkeeping(sentence(message), kind)
         game = self.game
-        message, kind, elapsed = self._outcome(sentence(message), kind)
+        self._rev += 1
         view = views.build_view(
             game, rev=self._rev, message=message, kind=kind, last=last, hint=hint, elapsed=elapsed
         )
         view["busy"] = self.assistant.busy
-        playing = self.mode.name == "play"
-        if playing:
+        if self.mode.own_game:
             self._add_play_state(view)
         self.mode.add_to(view)
         rules = None
         if rules_changed or game.rules != self._shown_rules:
             self._shown_rules = game.rules
             rules = views.rules_info(game.rules, PRESETS)
-        self._send(view, rules, self.mode.panel() if panel_changed else None)
-        if playing and self.autosave is not None:
-            # After the view (the player waits for it, not for the disk), in the background.
+        panel = self.mode.panel() if panel_changed else None
+        analysis = self.assistant.fresh_analysis()
+        self._send(Frame(view, rules, panel, files, statistics, analysis))
+        self._keep()
+
+    def show_analysis(self, analysis: Data) -> None:
+        """Send a new analysis alone (a solver's verdict came in, nothing else changed)."""
+        if not self.closed:
+            self._send(Frame(analysis=analysis))
+
+    def bookkeeping(self, message: str, kind: str) -> tuple[str, str, float | None]:
+        """What a change entails before it is shown: the solver stops working on positions
+        no longer on show, and a game in play that ended counts in the statistics. Returns
+        the message and its kind as the ending makes them, and the time played of a win."""
+        self.assistant.position_changed()
+        return self._outcome(message, kind)
+
+    def _keep(self) -> None:
+        """Auto-save the game in play: after the frame (the player waits for the view, not
+        for the disk), written in the background."""
+        if self.mode.own_game and self.autosave is not None:
             self.autosave.write(self.player)
 
     def tell(self, text: str) -> None:
@@ -297,7 +361,7 @@ class Table:
         """The message, its kind and the time played, once a game in play is won or lost
         (then it counts in the statistics)."""
         status = self.game.status
-        if self.mode.name != "play":
+        if not self.mode.own_game:
             return message, kind, None
         if status == "playing":
             self.card.go_on()

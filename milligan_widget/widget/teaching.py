@@ -8,7 +8,7 @@ once, when the mode starts; each view carries only where it is (:mod:`.modes`).
 
 >>> from milligan_widget import Game, Move
 >>> from milligan_widget.widget.table import Table
->>> table = Table(Game.new(5).after("d"), lambda view, rules, panel: None, stats=None)
+>>> table = Table(Game.new(5).after("d"), lambda frame: None, stats=None)
 >>> viewer = Viewer(table)
 >>> viewer.show_replay(); viewer.step_to(1); table.mode.message()
 'Move 1 of 1: Deal a row of 8 cards'
@@ -33,9 +33,7 @@ class Lessons:
         self.table = table
 
     def start_lesson(self, lesson: Lesson | LessonRun, start: int = 0) -> LessonRun:
-        """Teach ``lesson`` (e.g. :func:`~milligan_widget.tutorial.learn_the_rules`): the
-        layout shows each step's position and a lesson panel; every move is checked against
-        the step's task and explained. :meth:`stop_lesson` brings the game back."""
+        """Show ``lesson`` (a Lesson, run from step ``start``, or a LessonRun) in lesson mode."""
         if isinstance(lesson, LessonRun):
             run = lesson
         elif isinstance(lesson, Lesson):
@@ -52,9 +50,7 @@ class Lessons:
             self.table.show_mode(modes.Play(self.table.player), "Lesson closed: back to the game.")
 
     def attempt(self, move: Move | str) -> Feedback:
-        """Try ``move`` on the lesson's step: it is played only if it is (part of) the task.
-
-        Returns the :class:`~milligan_widget.lessons.Feedback` and shows its message."""
+        """The table's lesson check of ``move``."""
         return self.table.attempt(move)
 
     def next_step(self) -> bool:
@@ -66,7 +62,7 @@ class Lessons:
     def next_when_done(self) -> None:
         """The lesson panel's Next: only once the step is done."""
         if not self._run().step_done:
-            self.table.forbid_in("lesson", "Finish this step first: Hint shows the way.")
+            self.table.forbid("Finish this step first: Hint shows the way.")
         self.next_step()
 
     def previous_step(self) -> bool:
@@ -99,10 +95,7 @@ class Viewer:
         self.table = table
 
     def show_replay(self, game: Game | str | Path | None = None, ply: int = 0) -> None:
-        """Show a game's moves one at a time, with a move list, first / previous / next /
-        last buttons and a slider. ``game``: a :class:`Game`, saved JSON text or a path to a
-        saved game (default: the game on show). :meth:`step_to` moves from Python;
-        :meth:`stop_replay` plays on from the position shown."""
+        """Show ``game`` (default: the one on show) in the replay viewer at ``ply``."""
         table = self.table
         saved = table.game if game is None else requests.saved_game(game)
         if saved is None:
@@ -122,7 +115,6 @@ class Viewer:
         self.table.publish(message=replay.message(), last=last)
 
     def stop_replay(self) -> None:
-        """Close the replay viewer and play on from the position shown (the later moves
-        stay available to redo)."""
-        if self.table.mode.name == "replay":
+        """Back to play, on the replay's game at the position shown."""
+        if self.table.mode.watched:
             self.table.show_mode(modes.Play(self.table.player), "Play on from here.")

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from milligan_widget import Game
-from milligan_widget.widget import MilliganWidget, files
+from milligan_widget.widget import MilliganWidget, storage
 from tests.lines import WIN_8
 from tests.widget.simulate import Browser
 
@@ -150,14 +150,14 @@ def test_outside_a_notebook_nothing_is_auto_saved(folders: tuple[Path, Path]) ->
 
 # ------------------------------------------------------------------ the auto-save writer
 def _writer_threads() -> int:
-    return sum(t.name == files.WRITER for t in threading.enumerate())
+    return sum(t.name == storage.WRITER for t in threading.enumerate())
 
 
 def test_moves_in_quick_succession_are_written_once_the_newest(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(files, "SETTLE", 0.05)
-    writer, written = files._Writer(), []
+    monkeypatch.setattr(storage, "SETTLE", 0.05)
+    writer, written = storage._Writer(), []
     for n in range(5):
         writer.submit(lambda n=n: written.append(n))
     assert writer.flush(5)
@@ -169,10 +169,10 @@ def test_one_writer_thread_serves_move_after_move_and_ends_when_idle(
 ) -> None:
     """Starting a thread a move cost the kernel about a millisecond a move: the thread
     waits for the next one, and ends only after IDLE_EXIT without any."""
-    monkeypatch.setattr(files, "SETTLE", 0.01)
-    monkeypatch.setattr(files, "IDLE_EXIT", 0.5)
+    monkeypatch.setattr(storage, "SETTLE", 0.01)
+    monkeypatch.setattr(storage, "IDLE_EXIT", 0.5)
     before = _writer_threads()
-    writer, written = files._Writer(), []
+    writer, written = storage._Writer(), []
     for n in range(3):
         writer.submit(lambda n=n: written.append(n))
         assert writer.flush(5)
@@ -188,8 +188,8 @@ def test_one_writer_thread_serves_move_after_move_and_ends_when_idle(
 
 
 def test_a_write_that_fails_does_not_stop_the_next(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(files, "SETTLE", 0.01)
-    writer, written = files._Writer(), []
+    monkeypatch.setattr(storage, "SETTLE", 0.01)
+    writer, written = storage._Writer(), []
 
     def broken() -> None:
         raise TypeError("a bug")
@@ -259,7 +259,7 @@ def test_the_last_move_before_a_normal_exit_is_kept(folders: tuple[Path, Path]) 
     done = subprocess.run([sys.executable, "-c", EXIT_RIGHT_AFTER_A_MOVE], env=env,
                           capture_output=True, text=True, timeout=60)  # fmt: skip
     assert done.returncode == 0, done.stderr
-    kept = files.Autosave(data, "script").read()
+    kept = storage.Autosave(data, "script").read()
     assert kept is not None and [str(m) for m in kept.history] == ["d"]
 
 
@@ -291,7 +291,7 @@ def test_save_never_writes_over_a_file_whatever_the_count(
     folders: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     notebook, _ = folders
-    monkeypatch.setattr(files, "_stamp", lambda: "2026-12-01-1154")
+    monkeypatch.setattr(storage, "_stamp", lambda: "2026-12-01-1154")
     stem = "milligan-deal-8-2026-12-01-1154"
     taken = [notebook / f"{stem}.json"] + [notebook / f"{stem}-{n}.json" for n in range(2, 1000)]
     for path in taken:
@@ -302,7 +302,7 @@ def test_save_never_writes_over_a_file_whatever_the_count(
     assert names == [f"{stem}-1000.json", f"{stem}-1001.json"]
     assert widget.view["message"] == f"Saved as {stem}-1001.json (Open lists it)."
     assert all(path.read_text() == "someone's file" for path in taken)
-    assert files.SaveFolder().open(names[1]) == widget.game
+    assert storage.SaveFolder().open(names[1]) == widget.game
     assert not list(notebook.glob(".*.tmp"))
 
 

@@ -144,10 +144,10 @@ def test_a_won_games_time_stays_at_the_winning_move(monkeypatch, tmp_path: Path)
     starts the clock again from 1:48, the time it stood still not counted."""
     from types import SimpleNamespace
 
-    from milligan_widget.widget import records
+    from milligan_widget.widget import scores
 
     now = [1000.0]
-    monkeypatch.setattr(records, "time", SimpleNamespace(monotonic=lambda: now[0]))
+    monkeypatch.setattr(scores, "time", SimpleNamespace(monotonic=lambda: now[0]))
     stats = Stats(tmp_path)
     widget = MilliganWidget(seed=8, stats=stats, hint_time=0)
     moves = WIN_8.split()

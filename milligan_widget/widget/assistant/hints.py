@@ -19,15 +19,15 @@ from collections.abc import Callable
 from typing import Any
 
 from milligan_widget import Game, Move, solver, strategy
-from milligan_widget.widget.jobs import Job, Key, Workers, answer, check_seconds
+from milligan_widget.widget.assistant.jobs import Job, Key, Workers, answer, check_seconds
+from milligan_widget.widget.assistant.winning_line import WinningLine
 from milligan_widget.widget.lock import locked
-from milligan_widget.widget.memory import WinningLine
 
 HINT_TIME = 2.0  # seconds the solver has for a hint
 
 
 class Hints:
-    """The hints of one assistant: ``host`` is its :class:`~.assistant.Host`;
+    """The hints of one assistant: ``host`` is its :class:`~.assistant.jobs.Host`;
     ``remember(job, game, moves)`` keeps a win the solver found."""
 
     def __init__(

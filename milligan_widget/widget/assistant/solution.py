@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from milligan_widget import Game, IllegalMoveError, Move, solver
-from milligan_widget.widget.jobs import Job, Key, Workers
+from milligan_widget.widget.assistant.jobs import Job, Key, Workers
 from milligan_widget.widget.lock import locked
 from milligan_widget.widget.words import moves as _moves
 
@@ -187,7 +187,9 @@ def _event_loop() -> asyncio.AbstractEventLoop | None:
         return asyncio.get_event_loop() if sys.platform == "emscripten" else None
 
 
-def _no_solution(game: Game, result: solver.SolveResult, seconds: float, error: str) -> dict:
+def _no_solution(
+    game: Game, result: solver.SolveResult, seconds: float, error: str
+) -> dict[str, Any]:
     """What to say when the solver found no line to play back."""
     if error:
         return {"message": f"Internal error: {error}", "kind": "error"}

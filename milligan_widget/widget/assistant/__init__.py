@@ -7,11 +7,12 @@ solve goes on for a position nobody needs any more: each gets the solver's ``sto
 callable, which turns true once the player leaves its position (for the solution: while it
 is still searching), the indicator is switched off, or the solution is stopped; a stopped
 solve's result is never shown. The newest win any of them finds is remembered for the game
-on show (:class:`~.memory.WinningLine`): a hint, the indicator or the solution at a position
-on it answers at once, without a solve.
+on show (:class:`~.winning_line.WinningLine`): a hint, the indicator or the solution at a
+position on it answers at once, without a solve.
 
 :class:`Assistant` owns every job; it reads the position on show and shows what it finds only
-through its :class:`Host` (the widget's publishing).
+through its :class:`~.jobs.Host` (the table's publishing), and its jobs run in
+:mod:`.jobs`' threads.
 
 The hints are :mod:`.hints`', the checks :mod:`.indicator`'s and the playback
 :mod:`.solution`'s; Think longer, the analysis on show and stopping are the assistant's own.
@@ -27,15 +28,14 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from milligan_widget import Game, Move, solver
 from milligan_widget.deadlock import explain
-from milligan_widget.widget.hints import HINT_TIME, Hints
-from milligan_widget.widget.indicator import WINNABLE_TIME, Indicator
-from milligan_widget.widget.jobs import (
+from milligan_widget.widget.assistant.hints import HINT_TIME, Hints
+from milligan_widget.widget.assistant.indicator import WINNABLE_TIME, Indicator
+from milligan_widget.widget.assistant.jobs import (
+    Host,
     Job,
     Key,
     Verdict,
@@ -46,9 +46,9 @@ from milligan_widget.widget.jobs import (
     verdict_words,
     win_words,
 )
-from milligan_widget.widget.lock import WidgetLock, locked
-from milligan_widget.widget.memory import NO_LINE, WinningLine
-from milligan_widget.widget.solution import Solution
+from milligan_widget.widget.assistant.solution import Solution
+from milligan_widget.widget.assistant.winning_line import NO_LINE, WinningLine
+from milligan_widget.widget.lock import locked
 from milligan_widget.widget.words import moves as _moves
 
 THINK_TIME = 30.0  # seconds Think longer gives the solver, doubled on each press without an answer
@@ -57,20 +57,6 @@ PROGRESS_SHOWN = 0.5  # seconds between two progress updates of Think longer
 NO_ANALYSIS = {"enabled": False, "state": None, "why": "", "can_think": False}
 
 __all__ = ["HINT_TIME", "NO_ANALYSIS", "THINK_TIME", "WINNABLE_TIME", "Assistant", "Host"]
-
-
-@dataclass(frozen=True)
-class Host:
-    """What the assistant may do with the widget: read the position on show, and show."""
-
-    lock: WidgetLock
-    game: Callable[[], Game]  # the game on show
-    player_game: Callable[[], Game]  # the player's own game (a lesson has its own)
-    position: Callable[[], Key]  # the key of the position on show
-    publish: Callable[..., None]  # publish(message=, kind=, hint=): a new view
-    play: Callable[[Move, str], Move]  # play a move of the solution (its words prefixed)
-    show_analysis: Callable[[dict[str, Any]], None]  # the widget's ``analysis`` trait
-    log: Any
 
 
 class Assistant:
@@ -88,22 +74,6 @@ class Assistant:
         self.solution = Solution(host, self.workers, self._remember)
         self._thought: Verdict | None = None  # Think longer's newest verdict
 
-    @property
-    def hint_time(self) -> float:
-        return self.hints.seconds
-
-    @hint_time.setter
-    def hint_time(self, value: float) -> None:
-        self.hints.seconds = value
-
-    @property
-    def winnable_time(self) -> float:
-        return self.indicator.seconds
-
-    @winnable_time.setter
-    def winnable_time(self, value: float) -> None:
-        self.indicator.seconds = check_seconds(value, "winnable_time")
-
     # ----------------------------------------------------------------- the game on show
     @locked
     def switch(self, line: WinningLine = NO_LINE) -> None:
@@ -118,7 +88,7 @@ class Assistant:
         return self.line.rest(self.host.position())
 
     def _playing(self) -> bool:
-        return self.host.position()[0] == "play"
+        return self.host.own_game()
 
     # ------------------------------------------------------------------------- hints
     def hint(self, wait: bool = True) -> tuple[Move | None, str] | None:
@@ -131,7 +101,7 @@ class Assistant:
         by now."""
         if not moves:
             return
-        found = WinningLine.along(job.position, game, moves)
+        found = WinningLine.along(job.position[1], game, moves)
         with self._lock:
             if job.origin is not self.host.player_game() or not self._playing():
                 return
@@ -140,31 +110,33 @@ class Assistant:
                 self.update_analysis()
 
     # ------------------------------------------------------------ still winnable?
-    @property
-    def check_winnable(self) -> bool:
-        return self.indicator.on
-
-    @check_winnable.setter
     @locked
     def check_winnable(self, on: bool) -> None:
+        """Turn the "still winnable?" indicator on or off, and show what it says now."""
         self.indicator.on = bool(on)
         self.indicator.drop()
         self.update_analysis()
 
     @locked
     def update_analysis(self) -> None:
-        """The analysis of the position on show: Think longer's progress or verdict; else,
-        with the indicator on, what is known already (the game is over, a win is
-        remembered) or the indicator's verdict."""
+        """Show the analysis of the position on show, if it changed (a verdict came in)."""
+        analysis = self.fresh_analysis()
+        if analysis is not None:
+            self.host.show_analysis(analysis)
+
+    @locked
+    def fresh_analysis(self) -> dict[str, Any] | None:
+        """The analysis of the position on show if it changed, else None: Think longer's
+        progress or verdict; else, with the indicator on, what is known already (the game
+        is over, a win is remembered) or the indicator's verdict."""
         position = self.host.position()
         known = self._thought_of(position) if self._playing() else None
         if known is None and self._playing() and self.indicator.on:
             known = self._settled(position)
             if known is None:
-                self._set_analysis(*self.indicator.verdict(position, self.host.game()))
-                return
+                return self._new_analysis(*self.indicator.verdict(position, self.host.game()))
         self.indicator.drop()  # nothing left to check
-        self._set_analysis(*(known or (None, "")))
+        return self._new_analysis(*(known or (None, "")))
 
     def _thought_of(self, position: Key) -> tuple[str, str] | None:
         """(state, why) of Think longer for ``position``: its progress, or its verdict."""
@@ -187,16 +159,18 @@ class Assistant:
         rest = self.line.rest(position)
         return None if rest is None else (solver.WINNABLE, win_words(len(rest)))
 
-    def _set_analysis(self, state: str | None, why: str = "") -> None:
+    def _new_analysis(self, state: str | None, why: str = "") -> dict[str, Any] | None:
+        """The analysis with this state and why, if it is not the one shown (else None)."""
         value = {
             "enabled": self.indicator.on,
             "state": state,
             "why": why if state is not None else "",
             "can_think": self._can_think(state),
         }
-        if self.analysis != value:
-            self.analysis = value
-            self.host.show_analysis(value)
+        if self.analysis == value:
+            return None
+        self.analysis = value
+        return value
 
     def _can_think(self, state: str | None) -> bool:
         """Is Think longer offered: the solver found no answer for the position on show in

@@ -16,20 +16,45 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import math
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from milligan_widget import Game, solver
+from milligan_widget import Game, Move, solver
 from milligan_widget.deadlock import explain
 from milligan_widget.widget.lock import WidgetLock
 from milligan_widget.widget.words import moves as _moves
 
-#: What identifies a position on show: (mode, id of its game, the moves played).
-Key = tuple[Any, ...]
+#: What identifies a position on show: (the number of the game on show, which changes
+#: whenever another game is put on show, its mode's name, :meth:`Game.exact_key`).
+Key = tuple[int, str, tuple[Any, ...]]
+
+
+class Publish(Protocol):
+    """The table's ``publish``: a new view with this message (and the hint highlighted)."""
+
+    def __call__(
+        self, message: str = "", kind: str = "info", *, hint: Move | None = None
+    ) -> None: ...
+
+
+@dataclass(frozen=True)
+class Host:
+    """What the solver's jobs may do with the widget: read the position on show, and show."""
+
+    lock: WidgetLock
+    game: Callable[[], Game]  # the game on show
+    player_game: Callable[[], Game]  # the player's own game (a lesson has its own)
+    own_game: Callable[[], bool]  # is the player's own game on show (not a lesson, a replay)?
+    position: Callable[[], Key]  # the key of the position on show
+    publish: Publish  # a new view
+    play: Callable[[Move, str], Move]  # play a move of the solution (its words prefixed)
+    show_analysis: Callable[[dict[str, Any]], None]  # a new analysis alone
+    log: logging.Logger | logging.LoggerAdapter[logging.Logger]
 
 
 class Job:
@@ -74,7 +99,7 @@ class Verdict:
 
 
 def answer(
-    host: Any,
+    host: Host,
     job: Job,
     compute: Callable[[], Any],
     take: Callable[[Job], bool],
@@ -84,7 +109,7 @@ def answer(
     holding ``host.lock``, ``show(job)`` with it in ``job.result``. Not when ``take(job)``
     says the job was replaced meanwhile (``take`` lets go of a job still current), nor when
     the job was stopped or the player left its position; an error is shown, never left
-    unanswered. ``host``: the assistant's :class:`~.assistant.Host`."""
+    unanswered."""
     try:
         result, error = compute(), None
     except Exception as exc:

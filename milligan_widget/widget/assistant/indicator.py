@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from milligan_widget import Game, solver
-from milligan_widget.widget.jobs import Job, Key, Workers, verdict_words
+from milligan_widget.widget.assistant.jobs import Job, Key, Workers, check_seconds, verdict_words
 from milligan_widget.widget.lock import WidgetLock
 
 WINNABLE_TIME = 3.0  # seconds the solver has for each check
@@ -51,6 +51,15 @@ class Indicator:
         self._checker: threading.Thread | None = None
         self._solving = False
         self._closed = False
+
+    @property
+    def seconds(self) -> float:
+        """The solver's seconds for each check."""
+        return self._seconds
+
+    @seconds.setter
+    def seconds(self, value: float) -> None:
+        self._seconds = check_seconds(value, "winnable_time")
 
     def verdict(self, position: Key, game: Game) -> tuple[str, str]:
         """(state, why) for ``position`` of ``game``, the game on show: "checking" until

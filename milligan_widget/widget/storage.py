@@ -68,7 +68,8 @@ def _cell_id(shell: Any) -> str | None:
         parent = shell.kernel.get_parent()
     except (AttributeError, TypeError):
         return None
-    return (parent or {}).get("metadata", {}).get("cellId")
+    cell = (parent or {}).get("metadata", {}).get("cellId")
+    return cell if isinstance(cell, str) else None
 
 
 class FileRefused(ValueError):
@@ -78,7 +79,7 @@ class FileRefused(ValueError):
 class SaveFolder:
     """The folder the toolbar's Save writes to and Open lists (default: the working folder)."""
 
-    def __init__(self, folder: str | os.PathLike | None = None) -> None:
+    def __init__(self, folder: str | os.PathLike[str] | None = None) -> None:
         self.folder = Path(folder) if folder is not None else None
 
     @property
