@@ -9,21 +9,27 @@ sample is solved by the thoughtful solver: perfect-information Monte Carlo, whic
 positions that need luck (each sample's solver knows every later row).
 
 >>> from milligan_widget import Game
->>> str(win_chance(Game.new(27), samples=8, node_limit=20_000, seed=3)).endswith("%)")
+>>> "of 8 sampled stocks win" in str(win_chance(Game.new(27), samples=8, node_limit=20_000, seed=3))
 True
 """
 
 from .chance import Chance, win_chance
 from .hint import Plan, honest_hint, honest_plan
+from .review import Review, ReviewEntry, mistake, review, review_steps
 from .sampling import VisibleView, determinize, visible_view
 
 __all__ = [
     "Chance",
     "Plan",
+    "Review",
+    "ReviewEntry",
     "VisibleView",
     "determinize",
     "honest_hint",
     "honest_plan",
+    "mistake",
+    "review",
+    "review_steps",
     "visible_view",
     "win_chance",
 ]

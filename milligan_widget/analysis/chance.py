@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..game import Game
@@ -35,7 +35,7 @@ class Chance:
     samples: int
     undecided: int = 0
     seed: int | None = None
-    seconds: float = 0.0
+    seconds: float = field(default=0.0, compare=False)  # equal chances may take unequal times
     exact: bool = False
     stopped: bool = False  # ``stop()`` ended it early: the samples left count as undecided
 

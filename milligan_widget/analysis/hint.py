@@ -152,7 +152,11 @@ def _greedy_line(probe: Game, reveal_end: Move | None) -> Line:
 
 
 def _unique(lines: Sequence[Line]) -> list[Line]:
-    return list({line.all_moves: line for line in reversed(lines)}.values())[::-1]
+    """Each line once, where it first comes (the order breaks ties: greedy's line first)."""
+    first: dict[tuple[Move, ...], Line] = {}
+    for line in lines:
+        first.setdefault(line.all_moves, line)
+    return list(first.values())
 
 
 # ----------------------------------------------------------------------------- judging
