@@ -104,14 +104,15 @@ def _quiet_moves(game: Game) -> list[tuple[Move, bool]]:
 
 
 def candidate_lines(
-    probe: Game, seen: set[tuple], width: int = WIDTH, explore: int = EXPLORE
+    probe: Game, seen: set[tuple[object, ...]], width: int = WIDTH, explore: int = EXPLORE
 ) -> list[Line]:
     """Candidate lines from ``probe`` (a determinization: never the game itself), the greedy
     line first, then dealing at once, then the best positions found best-first."""
     reveal_end = Move.deal() if probe.can_deal else None
     quiet: list[tuple[float, int, tuple[Move, ...]]] = []
     reveals: list[Line] = []
-    frontier = [(-position_score(probe), 0, (), probe)]
+    start: tuple[Move, ...] = ()
+    frontier = [(-position_score(probe), 0, start, probe)]
     seen, count = set(seen) | {probe.position_key()}, 1
     for _ in range(explore):
         if not frontier:
@@ -138,7 +139,7 @@ def candidate_lines(
 
 def _greedy_line(probe: Game, reveal_end: Move | None) -> Line:
     """The moves greedy plays from ``probe`` until it would deal or turn up a card."""
-    game, moves = probe.copy(), []
+    game, moves = probe.copy(), list[Move]()
     for _ in range(200):
         move = greedy(game) if game.status == "playing" else None
         if move is None or move.is_deal:
