@@ -170,6 +170,9 @@ def test_an_honest_hint_sends_the_jacks_home_before_the_deal_buries_them():
         foundations={1: "10C", 2: "10C", 3: "10S", 4: "10S"},
         rest_in_stock=False,
     )
+    plan = honest_plan(jacks, samples=4, seed=1, **FAST)
+    wins = [judged.chance.wins for judged in plan.judged]
+    assert wins == sorted(wins, reverse=True) and wins[0] == 4 and 0 in wins
     hint = honest_hint(jacks, samples=4, seed=1, **FAST)
     assert (hint.source, hint.move, hint.status) == ("honest", "1>f", "unknown")
     assert hint.reason == (
@@ -256,6 +259,8 @@ def test_the_common_mistakes_are_named():
     assert mistake(run, run.resolve("1>f")) == (
         "broke the run 8♥ 7♣ for a foundation move that was not needed yet"
     )
+    safe = stage({1: "8H 7C"}, foundations={1: "6C", 5: "6H", 6: "6H", 7: "6D", 8: "6D"})
+    assert mistake(safe, safe.resolve("1>f")) is None  # both red sixes are home: no loss
     # K♠ aside uncovers 5♦, which goes nowhere; Q♥ aside uncovers A♣, which goes home.
     aside = staged({1: "5D KS", 2: "AC QH"}, foundations={1: "", 7: "3D", 8: "3D"})
     assert "uncover nothing useful" in mistake(aside, aside.resolve("1>r"))
