@@ -112,7 +112,7 @@ def _why(game: Game, move: Move) -> str:
 
 def honest(
     samples: int = 8,
-    time_limit: float = 1.0,
+    time_limit: float = 5.0,
     node_limit: int | None = 20_000,
     seed: int | None = 0,
 ) -> Strategy:
