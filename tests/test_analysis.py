@@ -283,3 +283,11 @@ def test_the_common_mistakes_are_named():
 def test_docstring_examples(module):
     result = doctest.testmod(importlib.import_module(f"milligan_widget.{module}"))
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_stop_cancels_a_chance_and_a_plan_at_once():
+    game = Game.new(8)
+    chance = win_chance(game, samples=8, seed=1, stop=lambda: True)
+    assert chance.stopped and (chance.wins, chance.undecided) == (0, 8)
+    plan = honest_plan(game, samples=4, seed=1, stop=lambda: True)
+    assert all(j.chance.stopped and j.chance.undecided == 4 for j in plan.judged)
