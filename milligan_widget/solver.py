@@ -411,6 +411,7 @@ def solve(
     stop: Callable[[], bool] | None = None,
     progress: Callable[[int, float], None] | None = None,
     backend: str | None = None,
+    shorten_line: bool = True,
 ) -> SolveResult:
     """Decide whether ``game`` can still be won from its current position.
 
@@ -422,7 +423,9 @@ def solve(
     run proves lost, the others skip. ``progress(positions, seconds)``, if given, is called
     every :data:`PROGRESS_EVERY` positions with the positions expanded and the seconds spent
     so far (from the solver's thread: keep it quick). ``backend`` picks the search core
-    ("c" or "python", default :data:`backend`); both search alike, move for move.
+    ("c" or "python", default :data:`backend`); both search alike, move for move. With
+    ``shorten_line=False`` a winning line is returned as found, not shortened (about 10 ms
+    saved on a classic deal: for callers that want the verdict, like :mod:`.analysis`).
     """
     if not time_limit >= 0:  # NaN too
         raise ValueError(f"time_limit must be a number of seconds >= 0, not {time_limit!r}")
@@ -430,7 +433,10 @@ def solve(
     status, search, runs = _take_turns(game, clock, PORTFOLIO, backend)
     path = search.path if search is not None else []
     searched = time.perf_counter() - clock.start
-    moves = tuple(shorten(game, path)) if status == WINNABLE else ()
+    if status != WINNABLE:
+        moves: tuple[Move, ...] = ()
+    else:
+        moves = tuple(shorten(game, path) if shorten_line else path)
     stats = {
         "rounds": sum(run.rounds for run in runs),
         "endgames": sum(run.endgames for run in runs),

@@ -42,6 +42,17 @@ def _evaluate(game: Game) -> float:
     return score
 
 
+def position_score(game: Game) -> float:
+    """The greedy evaluation of ``game``'s position (higher is better): what a player who
+    cannot see the stock or the face-down cards may judge it by.
+
+    >>> from milligan_widget import Game
+    >>> position_score(Game.new(1)) < position_score(Game.new(1).after("d"))
+    False
+    """
+    return _evaluate(game)
+
+
 def _scored_moves(game: Game) -> list[tuple[float, Move]]:
     """(score of the position after, move) for every non-deal move to a new position."""
     seen, scored = game.line_keys(), []
@@ -97,6 +108,56 @@ def _why(game: Game, move: Move) -> str:
     if move.target == "reserve":
         return "setting these cards aside uncovers a card you need"
     return "it tidies the tableau"
+
+
+def honest(
+    samples: int = 8,
+    time_limit: float = 5.0,
+    node_limit: int | None = 20_000,
+    seed: int | None = 0,
+) -> Strategy:
+    """A strategy that plays from what it can see: before each revealing move (a deal, or a
+    move turning up a face-down card) it plays the line :func:`.analysis.honest_plan` judges
+    best on ``samples`` sampled stocks (``time_limit`` seconds and ``node_limit`` positions a
+    solve for each decision), then that move. Once nothing is hidden it follows the
+    thoughtful solver's line (the player sees all it knows), or greedy where it finds none.
+    Each decision's samples come from ``seed`` and the move number, never from the deal.
+
+    >>> from milligan_widget import Game
+    >>> player = honest(samples=2, node_limit=5_000)
+    >>> player(Game.new(27)) in Game.new(27).legal_moves
+    True
+    """
+    from .analysis.chance import check_budget
+    from .analysis.hint import fallback_line, honest_plan
+    from .analysis.sampling import visible_view
+    from .solver import WINNABLE, solve
+
+    check_budget(Game.new(1), samples, time_limit, node_limit)
+    planned: dict[tuple[int, int], Move] = {}  # (id of the game, ply) -> the planned move
+
+    def queue(game: Game, moves: tuple[Move, ...]) -> Move | None:
+        planned.clear()
+        for i, move in enumerate(moves):
+            planned[(id(game), game.ply + i)] = move
+        return moves[0] if moves else None
+
+    def honest_player(game: Game) -> Move | None:
+        move = planned.get((id(game), game.ply))
+        if move is not None and game.is_legal(move):
+            return move
+        if game.status != "playing":
+            return None
+        decision_seed = (
+            None if seed is None else _random.Random(f"{seed}/{game.ply}").getrandbits(63)
+        )
+        if visible_view(game).hidden == 0:
+            result = solve(game, time_limit, node_limit)
+            return queue(game, result.moves) if result.status == WINNABLE else greedy(game)
+        plan = honest_plan(game, samples, time_limit, node_limit, decision_seed)
+        return queue(game, plan.best.line.all_moves or fallback_line(game, decision_seed))
+
+    return honest_player
 
 
 def random_player(rng: _random.Random | None = None) -> Strategy:
@@ -159,10 +220,17 @@ def play_games(
     for seed in seeds:
         game = play_game(Game.new(seed, rules), strategy, max_moves)
         status = game.status
-        results.append(
-            GameResult(seed, status == "won", status, game.foundation_count, game.ply)
-        )
+        results.append(GameResult(seed, status == "won", status, game.foundation_count, game.ply))
     return results
 
 
-__all__ = ["GameResult", "greedy", "hint", "play_game", "play_games", "random_player"]
+__all__ = [
+    "GameResult",
+    "greedy",
+    "hint",
+    "honest",
+    "play_game",
+    "play_games",
+    "position_score",
+    "random_player",
+]

@@ -34,12 +34,17 @@ from pathlib import Path
 
 from .deals import MAX_DEAL
 from .game import Game
+from .interval import wilson
 from .rules import PRESETS
 from .savefile import write_atomic
 from .solver import UNKNOWN, UNWINNABLE, WINNABLE, solve
 
 FIELDS = ("rules", "deal", "status", "seconds", "nodes", "moves", "greedy_won")
 HEADER = ",".join(FIELDS) + "\n"
+#: The columns of a study of a player (``--player greedy`` or ``honest``): one game each.
+PLAYED_FIELDS = ("rules", "deal", "player", "won", "status", "foundation_cards", "moves", "seconds")
+PLAYED_HEADER = ",".join(PLAYED_FIELDS) + "\n"
+PLAYERS = ("thoughtful", "greedy", "honest")
 MAX_STUDY_DEALS = 1_000_000  #: the most deals one --deals may name
 Report = Callable[[str], None]
 
@@ -58,6 +63,56 @@ def solve_deal(rules: str, deal: int, time_limit: float) -> dict:
         "nodes": result.nodes,
         "moves": len(result.moves),
         "greedy_won": int(greedy_game.status == "won"),
+    }
+
+
+@dataclass(frozen=True)
+class Player:
+    """Who plays a study's deals: ``thoughtful`` (the solver, which knows the stock),
+    ``greedy``, or ``honest`` (:func:`.strategy.honest` with ``samples`` sampled stocks and
+    ``node_limit`` positions a solve, ``time_limit`` seconds a decision)."""
+
+    kind: str = "thoughtful"
+    time_limit: float = 10.0
+    samples: int = 8
+    node_limit: int = 20_000
+
+    @property
+    def label(self) -> str:
+        """The ``player`` column: the kind and, for the honest player, its setting."""
+        if self.kind == "honest":
+            return f"honest s={self.samples} n={self.node_limit} t={self.time_limit:g}"
+        return self.kind
+
+    def play(self, rules: str, deal: int) -> dict:
+        """One row: this player's game of ``deal``."""
+        return (
+            solve_deal(rules, deal, self.time_limit)
+            if self.kind == "thoughtful"
+            else (play_deal(rules, deal, self))
+        )
+
+
+def play_deal(rules: str, deal: int, player: Player) -> dict:
+    """One row of a player's study: how its game of ``deal`` went and its seconds."""
+    from .strategy import greedy, honest, play_game
+
+    strategy = (
+        greedy
+        if player.kind == "greedy"
+        else honest(player.samples, player.time_limit, player.node_limit, seed=0)
+    )
+    start = time.perf_counter()
+    game = play_game(Game.new(deal, rules), strategy)
+    return {
+        "rules": rules,
+        "deal": deal,
+        "player": player.label,
+        "won": int(game.status == "won"),
+        "status": game.status,
+        "foundation_cards": game.foundation_count,
+        "moves": game.ply,
+        "seconds": round(time.perf_counter() - start, 3),
     }
 
 
@@ -105,16 +160,6 @@ def _is_number(text: str) -> bool:
 # ----------------------------------------------------------------------------- summaries
 
 
-def wilson(successes: int, total: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval for a proportion."""
-    if total == 0:
-        return (0.0, 1.0)
-    p = successes / total
-    centre = (p + z * z / (2 * total)) / (1 + z * z / total)
-    half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / (1 + z * z / total)
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
 @dataclass(frozen=True)
 class Summary:
     """Counts of a study's results, with intervals."""
@@ -144,6 +189,34 @@ class Summary:
         ]
 
 
+@dataclass(frozen=True)
+class PlayedSummary:
+    """A player's games: how many were won, with an interval, and the seconds a game."""
+
+    rules: str
+    player: str
+    deals: int
+    won: int
+    seconds: float
+
+    def lines(self) -> list[str]:
+        if not self.deals:
+            return [f"{self.rules}, {self.player}: no deals played yet"]
+        low, high = wilson(self.won, self.deals)
+        return [
+            f"{self.rules}, {self.player}: {self.deals} deals",
+            f"  won {self.won:5d}  {100 * self.won / self.deals:5.1f}%"
+            f"  (95% CI {100 * low:.1f}–{100 * high:.1f}%)",
+            f"  {self.seconds / self.deals:.2f} s a game",
+        ]
+
+
+def summarise_played(rows: Iterable[dict], rules: str, player: str) -> PlayedSummary:
+    mine = [r for r in rows if r["rules"] == rules and r["player"] == player]
+    won = sum(int(r["won"]) for r in mine)
+    return PlayedSummary(rules, player, len(mine), won, sum(float(r["seconds"]) for r in mine))
+
+
 def summarise(rows: Iterable[dict], rules: str) -> Summary:
     rows = [r for r in rows if r["rules"] == rules]
     count = lambda status: sum(1 for r in rows if r["status"] == status)  # noqa: E731
@@ -164,6 +237,8 @@ def _stderr(text: str) -> None:
 
 def _check_row(row: list[str]) -> dict | None:
     """The row as a dict if every field is sound, else None."""
+    if len(row) == len(PLAYED_FIELDS):
+        return _check_played_row(row)
     if len(row) != len(FIELDS):
         return None
     record = dict(zip(FIELDS, row, strict=True))
@@ -183,6 +258,29 @@ def _check_row(row: list[str]) -> dict | None:
     return record if sound else None
 
 
+def _check_played_row(row: list[str]) -> dict | None:
+    record = dict(zip(PLAYED_FIELDS, row, strict=True))
+    try:
+        sound = (
+            record["rules"] in PRESETS
+            and _is_number(record["deal"])
+            and 1 <= int(record["deal"]) <= MAX_DEAL
+            and record["player"].split(" ")[0] in PLAYERS[1:]
+            and record["won"] in ("0", "1")
+            and record["status"] in ("won", "lost", "playing")
+            and record["foundation_cards"].isdigit()
+            and record["moves"].isdigit()
+            and math.isfinite(float(record["seconds"]))
+        )
+    except ValueError:
+        return None
+    return record if sound else None
+
+
+def _row_key(record: dict) -> tuple:
+    return (record["rules"], int(record["deal"]), record.get("player", "thoughtful"))
+
+
 def _fields(line: str) -> list[str]:
     try:
         return next(csv.reader([line]), [])
@@ -200,22 +298,24 @@ def read_results(path: Path, report: Report = _stderr) -> list[dict]:
     if not text:
         return []
     lines = [line.removesuffix("\r") for line in text.split("\n")]  # older files: CRLF
-    if lines[0] + "\n" != HEADER:
+    if lines[0] + "\n" not in (HEADER, PLAYED_HEADER):
         raise StudyFileError(
-            f"{path} is not a study's results file (its first line is not {HEADER.strip()!r}); "
-            "move it away or choose another --out"
+            f"{path} is not a study's results file (its first line is not {HEADER.strip()!r} "
+            f"or {PLAYED_HEADER.strip()!r}); move it away or choose another --out"
         )
+    width = len(FIELDS) if lines[0] + "\n" == HEADER else len(PLAYED_FIELDS)
     if lines[-1]:
         report(f"{path}: the last line was cut off (an interrupted write); it is not counted")
     rows, seen, bad = [], set(), 0
     for number, line in enumerate(lines[1:-1], start=2):
-        record = _check_row(_fields(line))
+        fields = _fields(line)
+        record = _check_row(fields) if len(fields) == width else None
         if record is None:
             bad += 1
             if bad <= 5:
                 report(f"{path}, line {number}: a damaged row, skipped: {line[:60]!r}")
             continue
-        key = (record["rules"], int(record["deal"]))
+        key = _row_key(record)
         if key not in seen:
             seen.add(key)
             rows.append(record)
@@ -224,11 +324,11 @@ def read_results(path: Path, report: Report = _stderr) -> list[dict]:
     return rows
 
 
-def _open_for_append(path: Path, report: Report) -> io.TextIOWrapper:
-    """The results file, ready for rows: created with its header in one atomic step if it is
+def _open_for_append(path: Path, header: str = HEADER) -> io.TextIOWrapper:
+    """The results file, ready for rows: created with ``header`` in one atomic step if it is
     missing or empty; a truncated last line cut off first, so the next row starts a line."""
     if not path.exists() or path.stat().st_size == 0:
-        write_atomic(path, HEADER)
+        write_atomic(path, header)
     else:
         with path.open("rb+") as handle:
             data = handle.read()
@@ -240,7 +340,8 @@ def _open_for_append(path: Path, report: Report) -> io.TextIOWrapper:
 
 def _row_text(row: dict) -> str:
     out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerow([row[name] for name in FIELDS])
+    names = PLAYED_FIELDS if "player" in row else FIELDS
+    csv.writer(out, lineterminator="\n").writerow([row[name] for name in names])
     return out.getvalue()
 
 
@@ -252,27 +353,50 @@ def run_study(
     path: Path,
     progress: bool = True,
     report: Report = _stderr,
-) -> Summary:
-    """Solve every deal not yet in ``path`` and append each result as it arrives."""
-    done = {int(r["deal"]) for r in read_results(path, report) if r["rules"] == rules}
+    player: Player | None = None,
+) -> Summary | PlayedSummary:
+    """Play (or solve) every deal not yet in ``path`` and append each result as it arrives.
+    ``player`` says who plays (the thoughtful solver with ``time_limit`` by default); its
+    results go to a file of their kind (:data:`FIELDS` or :data:`PLAYED_FIELDS`)."""
+    player = player or Player("thoughtful", time_limit)
+    label = player.label
+    rows = read_results(path, report)
+    _check_kind(path, rows, player)
+    done = {int(r["deal"]) for r in rows if _row_key(r)[::2] == (rules, label)}
     todo = [deal for deal in dict.fromkeys(deals) if deal not in done]
-    with _open_for_append(path, report) as handle:
-        for row in _as_they_come(executor, rules, todo, time_limit, progress, report):
+    header = HEADER if player.kind == "thoughtful" else PLAYED_HEADER
+    with _open_for_append(path, header) as handle:
+        for row in _as_they_come(executor, rules, todo, player, progress, report):
             handle.write(_row_text(row))  # one write: a row lands whole or not at all
             handle.flush()
             os.fsync(handle.fileno())
     wanted = set(deals)
     quiet = lambda text: None  # noqa: E731  (already reported above)
-    return summarise((r for r in read_results(path, quiet) if int(r["deal"]) in wanted), rules)
+    mine = [r for r in read_results(path, quiet) if int(r["deal"]) in wanted]
+    if player.kind == "thoughtful":
+        return summarise(mine, rules)
+    return summarise_played(mine, rules, label)
 
 
-def _as_they_come(executor, rules, deals, time_limit, progress, report) -> Iterator[dict]:
-    futures = {executor.submit(solve_deal, rules, deal, time_limit): deal for deal in deals}
+def _check_kind(path: Path, rows: list[dict], player: Player) -> None:
+    if not path.exists() or not path.stat().st_size:
+        return
+    played = path.open("rb").readline().decode("utf-8", "replace") == PLAYED_HEADER
+    if played != (player.kind != "thoughtful"):
+        kind = "a player's games" if played else "the solver's verdicts"
+        raise StudyFileError(
+            f"{path} holds {kind}, not {player.kind} results: choose another --out"
+        )
+
+
+def _as_they_come(executor, rules, deals, player, progress, report) -> Iterator[dict]:
+    futures = {executor.submit(player.play, rules, deal): deal for deal in deals}
     finished = as_completed(futures)
     if progress:
         from tqdm.auto import tqdm
 
-        finished = tqdm(finished, total=len(futures), desc=rules, unit="deal")
+        name = rules if player.kind == "thoughtful" else f"{rules} {player.kind}"
+        finished = tqdm(finished, total=len(futures), desc=name, unit="deal")
     try:
         for future in finished:
             try:
@@ -379,10 +503,30 @@ def _parser() -> argparse.ArgumentParser:
         "(default: %(default)s)",
     )
     parser.add_argument(
+        "--player",
+        choices=PLAYERS,
+        default="thoughtful",
+        help="who plays: thoughtful (the solver, which knows the stock), greedy, or honest "
+        "(sampled stocks, never the real one) (default: %(default)s)",
+    )
+    parser.add_argument(
         "--time-limit",
         type=_seconds,
-        default=10.0,
-        help="the solver's seconds for each deal (default: %(default)s)",
+        default=None,
+        help="thoughtful: the solver's seconds for each deal (default: 10); honest: the "
+        "seconds for each decision (default: 5)",
+    )
+    parser.add_argument(
+        "--samples",
+        type=_count,
+        default=8,
+        help="honest: the sampled stocks each decision weighs (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--node-limit",
+        type=_count,
+        default=20_000,
+        help="honest: the positions each sample's solve may expand (default: %(default)s)",
     )
     parser.add_argument(
         "--workers",
@@ -399,9 +543,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--out",
         type=Path,
-        default=Path("study.csv"),
+        default=None,
         help="the results CSV, appended to as deals are solved and resumed by the next run "
-        "(default: %(default)s)",
+        "(default: study.csv for the solver, study-greedy.csv or study-honest.csv)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     return parser
@@ -416,12 +560,17 @@ def main(argv: list[str] | None = None) -> int:
     """
     parser = _parser()
     args = parser.parse_args(argv)
+    if args.out is None:
+        args.out = Path("study.csv" if args.player == "thoughtful" else f"study-{args.player}.csv")
+    if args.time_limit is None:
+        args.time_limit = 10.0 if args.player == "thoughtful" else 5.0
     presets = list(PRESETS) if args.rules == "all" else [args.rules]
     for name in presets:
         if name not in PRESETS:
             parser.error(f"{name!r} is not a preset")
     try:
-        read_results(args.out, lambda text: None)
+        rows = read_results(args.out, lambda text: None)
+        _check_kind(args.out, rows, Player(args.player))
     except StudyFileError as error:
         parser.error(str(error))
     return _run(args, presets)
@@ -431,10 +580,17 @@ def _run(args: argparse.Namespace, presets: list[str]) -> int:
     in_main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _on_sigterm) if in_main_thread else None
     executor = make_executor(args.workers, args.scheduler)
+    player = Player(args.player, args.time_limit, args.samples, args.node_limit)
     try:
         for name in presets:
             summary = run_study(
-                name, args.deals, args.time_limit, executor, args.out, not args.quiet
+                name,
+                args.deals,
+                args.time_limit,
+                executor,
+                args.out,
+                not args.quiet,
+                player=player,
             )
             print("\n".join(summary.lines()), flush=True)
     except (_Terminated, KeyboardInterrupt) as stop:
@@ -456,6 +612,12 @@ def _seconds(text: str) -> float:
     if not (math.isfinite(value) and value > 0):
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0")
     return value
+
+
+def _count(text: str) -> int:
+    if not (text.isascii() and text.isdigit() and 1 <= int(text) <= 10**9):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from 1 to 10**9")
+    return int(text)
 
 
 def _workers(text: str) -> int:

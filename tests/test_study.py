@@ -224,3 +224,4 @@ def test_a_killed_study_leaves_no_worker_and_resumes_without_double_counting(tmp
     deals = [int(r["deal"]) for r in csv.DictReader(out.open())]
     assert sorted(deals) == list(range(1, 13))  # each deal once
     assert "classic: 12 deals" in again.stdout
+

@@ -1,0 +1,265 @@
+"""Honest hints: the line of play that keeps the best chance, judged on sampled stocks.
+
+Between two deals everything in the open-deal presets is visible, so what matters is *which
+position to deal from*. The candidates are a few positions reachable before the next deal
+(found best-first by the greedy evaluation, the greedy line among them, and dealing at once),
+each ending with the move that reveals something: the deal, or in Milligan Harp and Yukon a
+move that turns up a face-down card. Every candidate is judged on the *same* determinizations
+(common random numbers): after its line and its revealing move, the thoughtful solver tries
+each sample. The candidates are found on a determinization too, never on the game itself.
+
+>>> from milligan_widget import Game
+>>> advice = honest_hint(Game.new(27), samples=4, node_limit=20_000, seed=1)
+>>> advice.source, advice.move.is_deal or not advice.move.is_deal
+('honest', True)
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..game import Game
+from ..moves import Move
+from ..solver import UNKNOWN, UNWINNABLE, WINNABLE, Hint, solve
+from ..strategy import greedy, position_score
+from .chance import Budget, Chance, Stop, check_budget
+from .sampling import VisibleView, determinize, make_rng, visible_view
+
+WIDTH = 6  #: quiet candidate positions judged besides dealing at once and the greedy line
+REVEALS = 3  #: candidate lines ending in a move that turns up a face-down card
+EXPLORE = 48  #: positions expanded to find the candidates
+
+
+@dataclass(frozen=True)
+class Line:
+    """A candidate: the moves to play, then (if any) the move that reveals something."""
+
+    moves: tuple[Move, ...]
+    reveal: Move | None
+
+    @property
+    def all_moves(self) -> tuple[Move, ...]:
+        return self.moves + ((self.reveal,) if self.reveal is not None else ())
+
+    def words(self) -> str:
+        """Like "dealing now", "3>5 1>f, then dealing" or "2>6 (turns up a card)"."""
+        first = " ".join(map(str, self.moves))
+        if self.reveal is None:
+            return first or "staying put"
+        if self.reveal.is_deal:
+            return f"{first}, then dealing" if first else "dealing now"
+        return f"{first} {self.reveal} (turns up a card)".strip()
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A candidate line and its :class:`Chance` on the shared samples."""
+
+    line: Line
+    chance: Chance
+
+
+@dataclass(frozen=True)
+class Plan:
+    """An honest decision: every candidate judged, best first."""
+
+    judged: tuple[Judged, ...]
+    seed: int | None
+
+    @property
+    def best(self) -> Judged:
+        return self.judged[0]
+
+    def reason(self) -> str:
+        best, samples = self.best, self.best.chance.samples
+        text = f"{best.line.words()} keeps {best.chance.wins} of {samples} sampled stocks winnable"
+        now = next((j for j in self.judged if not j.line.moves), None)
+        if now is not None and now is not best:
+            return f"{now.line.words()} keeps {now.chance.wins} of {samples}; " + text
+        runner = self.judged[1] if len(self.judged) > 1 else None
+        if runner is not None:
+            text += f" (next best: {runner.line.words()}, {runner.chance.wins})"
+        return text
+
+
+# ----------------------------------------------------------------------------- candidates
+
+
+def _quiet_moves(game: Game) -> list[tuple[Move, bool]]:
+    """The moves that do not deal, each with whether it turns up a face-down card."""
+    down = sum(game.face_down)
+    moves = []
+    for move in game.legal_moves:
+        if move.is_deal:
+            continue
+        action = game.action(move)
+        game.apply_action(action)
+        turns_up = sum(game.face_down) < down
+        game.unapply_action(action)
+        moves.append((move, turns_up))
+    return moves
+
+
+def candidate_lines(
+    probe: Game, seen: set[tuple[object, ...]], width: int = WIDTH, explore: int = EXPLORE
+) -> list[Line]:
+    """Candidate lines from ``probe`` (a determinization: never the game itself), the greedy
+    line first, then dealing at once, then the best positions found best-first."""
+    reveal_end = Move.deal() if probe.can_deal else None
+    quiet: list[tuple[float, int, tuple[Move, ...]]] = []
+    reveals: list[Line] = []
+    start: tuple[Move, ...] = ()
+    frontier = [(-position_score(probe), 0, start, probe)]
+    seen, count = set(seen) | {probe.position_key()}, 1
+    for _ in range(explore):
+        if not frontier:
+            break
+        _, _, line, game = heapq.heappop(frontier)
+        for move, turns_up in _quiet_moves(game):
+            if turns_up:
+                reveals.append(Line(line, move))
+                continue
+            child = game.copy(history=False)
+            child.play(move)
+            key = child.position_key()
+            if key in seen:
+                continue
+            seen.add(key)
+            score, count = position_score(child), count + 1
+            quiet.append((score, count, (*line, move)))
+            heapq.heappush(frontier, (-score, count, (*line, move), child))
+    best = [Line(moves, reveal_end) for _, _, moves in heapq.nlargest(width, quiet)]
+    return _unique(
+        [_greedy_line(probe, reveal_end), Line((), reveal_end), *best, *reveals[:REVEALS]]
+    )
+
+
+def _greedy_line(probe: Game, reveal_end: Move | None) -> Line:
+    """The moves greedy plays from ``probe`` until it would deal or turn up a card."""
+    game, moves = probe.copy(), list[Move]()
+    for _ in range(200):
+        move = greedy(game) if game.status == "playing" else None
+        if move is None or move.is_deal:
+            break
+        down = sum(game.face_down)
+        game.play(move)
+        if sum(game.face_down) < down:
+            return Line(tuple(moves), move)
+        moves.append(move)
+    return Line(tuple(moves), reveal_end if game.can_deal else None)
+
+
+def _unique(lines: Sequence[Line]) -> list[Line]:
+    """Each line once, where it first comes (the order breaks ties: greedy's line first)."""
+    first: dict[tuple[Move, ...], Line] = {}
+    for line in lines:
+        first.setdefault(line.all_moves, line)
+    return list(first.values())
+
+
+# ----------------------------------------------------------------------------- judging
+
+
+def _outcome(
+    sample: Game, line: Line, seconds: float, node_limit: int | None, stop: Stop | None
+) -> str:
+    game = sample.copy(history=False)
+    for move in line.all_moves:
+        game.play(move)
+    if game.status != "playing":
+        return WINNABLE if game.status == "won" else UNWINNABLE
+    if seconds <= 0:
+        return UNKNOWN
+    return solve(game, seconds, node_limit, stop=stop, shorten_line=False).status
+
+
+def judge(
+    view: VisibleView,
+    lines: Sequence[Line],
+    samples: int,
+    time_limit: float,
+    node_limit: int | None,
+    seed: int | None,
+    stop: Stop | None = None,
+) -> Plan:
+    """Each line's chance on the same ``samples`` determinizations of ``view``, best first
+    (ties keep the order of ``lines``)."""
+    rng, seed = make_rng(seed)
+    budget, start = Budget(time_limit, samples * len(lines), stop), time.perf_counter()
+    wins, undecided = [0] * len(lines), [0] * len(lines)
+    for _ in range(samples):
+        sample = determinize(view, rng)
+        for i, line in enumerate(lines):
+            status = _outcome(sample, line, budget.share(), node_limit, stop)
+            wins[i] += status == WINNABLE
+            undecided[i] += status == UNKNOWN
+    seconds = time.perf_counter() - start
+    judged = [
+        Judged(line, Chance(w, samples, u, seed, seconds, stopped=budget.stopped))
+        for line, w, u in zip(lines, wins, undecided, strict=True)
+    ]
+    order = sorted(range(len(judged)), key=lambda i: -judged[i].chance.wins)
+    return Plan(tuple(judged[i] for i in order), seed)
+
+
+def honest_plan(
+    game: Game,
+    samples: int = 16,
+    time_limit: float = 2.0,
+    node_limit: int | None = None,
+    seed: int | None = None,
+    stop: Stop | None = None,
+) -> Plan:
+    """Every candidate line from ``game`` judged on shared samples (see the module's docstring);
+    ``time_limit`` is the whole call's budget. The game is not changed."""
+    check_budget(game, samples, time_limit, node_limit)
+    view = visible_view(game)
+    rng, seed = make_rng(seed)
+    probe = determinize(view, rng)
+    seen = set(game.line_keys()) if not any(view.face_down) else set()  # all visible then
+    lines = candidate_lines(probe, seen)
+    return judge(view, lines, samples, time_limit, node_limit, rng.randrange(2**63), stop)
+
+
+def honest_hint(
+    game: Game,
+    samples: int = 16,
+    time_limit: float = 2.0,
+    node_limit: int | None = None,
+    seed: int | None = None,
+    stop: Stop | None = None,
+) -> Hint:
+    """The first move of the line that keeps the best chance, with ``source="honest"`` and a
+    reason in a player's words. Where nothing is hidden it is the thoughtful solver's hint
+    (everything it knows, the player sees). ``status`` is the thoughtful verdict only then;
+    otherwise "unknown" (the real hidden cards are never read)."""
+    check_budget(game, samples, time_limit, node_limit)
+    if visible_view(game).hidden == 0:
+        return _open_hint(game, time_limit, node_limit, stop)
+    plan = honest_plan(game, samples, time_limit, node_limit, seed, stop)
+    moves = plan.best.line.all_moves or fallback_line(game, plan.seed)
+    return Hint(moves[0], plan.reason(), "honest", UNKNOWN)
+
+
+def fallback_line(game: Game, seed: int | None = None) -> tuple[Move, ...]:
+    """Greedy's move where no candidate moves at all (the stock is empty, nothing can turn
+    up): chosen on a determinization, as greedy would weigh a card it turns up."""
+    view = visible_view(game)
+    probe = determinize(view, make_rng(seed)[0]) if view.hidden else game
+    move = greedy(probe)
+    return (move,) if move is not None else tuple(game.legal_moves[:1])
+
+
+def _open_hint(game: Game, time_limit: float, node_limit: int | None, stop: Stop | None) -> Hint:
+    result = solve(game, time_limit, node_limit, stop=stop)
+    if result.status == WINNABLE:
+        hint = Hint.on_line(result.moves)
+        return Hint(hint.move, hint.reason + " (nothing is hidden)", "honest", WINNABLE, hint.line)
+    move = fallback_line(game)[0]
+    why = "cannot be won" if result.status == UNWINNABLE else "is undecided"
+    return Hint(
+        move, f"nothing is hidden and this position {why}: a greedy move", "honest", result.status
+    )

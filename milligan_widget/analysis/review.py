@@ -1,0 +1,250 @@
+"""A review of a game: for every move, the thoughtful verdict, the honest chance, the mistake.
+
+The verdict before each move is the thoughtful solver's (it knows the hidden cards: a review
+looks back at a game once it is played); the chance is honest (:func:`.win_chance`, from what
+the player saw). The turning point is the move after which the deal could no longer be won.
+A move that matches one of the common mistakes of docs/rules.md §2.9 is named.
+
+>>> from milligan_widget import Game
+>>> game = Game.new(27)
+>>> _ = game.play("d")
+>>> done = review(game, time_limit=0.5, samples=2, node_limit=5_000, seed=1)
+>>> [entry.move for entry in done.entries], done.entries[0].verdict
+(['d'], 'winnable')
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import CARDS
+from ..game import Game
+from ..moves import Move
+from ..solver import UNKNOWN, UNWINNABLE, WINNABLE, solve
+from .chance import Chance, Stop, check_budget, win_chance
+
+Progress = Callable[[int, int], None]
+FAR_AHEAD = 5  #: ranks between the two piles of a suit that count as "far ahead"
+
+
+@dataclass(frozen=True)
+class ReviewEntry:
+    """The position before move ``ply`` of the game: its move, the thoughtful verdict there,
+    the honest chance (``None`` where the solver was stopped first) and the mistake, if any."""
+
+    ply: int
+    move: str
+    verdict: str
+    chance: Chance | None
+    mistake: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        chance = None if self.chance is None else self.chance.to_dict()
+        return {
+            "ply": self.ply,
+            "move": self.move,
+            "verdict": self.verdict,
+            "chance": chance,
+            "mistake": self.mistake,
+        }
+
+
+@dataclass(frozen=True)
+class Review:
+    """Every move's :class:`ReviewEntry`, the verdict after the last move, and the turning
+    point: the index of the move after which the deal was no longer winnable, or ``None``."""
+
+    entries: tuple[ReviewEntry, ...]
+    final_verdict: str
+
+    @property
+    def turning_point(self) -> int | None:
+        verdicts = [entry.verdict for entry in self.entries] + [self.final_verdict]
+        winnable = [i for i, verdict in enumerate(verdicts) if verdict == WINNABLE]
+        if not winnable or winnable[-1] == len(self.entries):
+            return None
+        last = winnable[-1]  # the solver's "unknown" later on is no proof: one is needed
+        return last if UNWINNABLE in verdicts[last + 1 :] else None
+
+    @property
+    def mistakes(self) -> list[ReviewEntry]:
+        return [entry for entry in self.entries if entry.mistake]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain, JSON-ready data (for the widget)."""
+        return {
+            "entries": [entry.to_dict() for entry in self.entries],
+            "final_verdict": self.final_verdict,
+            "turning_point": self.turning_point,
+        }
+
+
+# ----------------------------------------------------------------------------- mistakes
+
+
+def mistake(game: Game, move: Move) -> str | None:
+    """The common mistake (docs/rules.md §2.9) that playing ``move`` in ``game`` makes, in a
+    player's words, or ``None``. It reads only what the player sees."""
+    for check in (_dealt_with_a_card_for_home, _broke_a_run, _harmless_aside, _suit_far_ahead):
+        found = check(game, move)
+        if found:
+            return found
+    return None
+
+
+def _dealt_with_a_card_for_home(game: Game, move: Move) -> str | None:
+    if not move.is_deal:
+        return None
+    home = [m for m in game.legal_moves if _goes_home(m)]
+    if not home:
+        return None
+    card = _card_of(game, home[0])
+    return f"dealt a row while {card} could go home"
+
+
+def _broke_a_run(game: Game, move: Move) -> str | None:
+    """A card sent home off a run it tops, when it was not safe there (a landing place lost)."""
+    if not (_goes_home(move) and move.source.startswith("t")):
+        return None
+    column = int(move.source[1:]) - 1
+    codes = game.column_codes[column]
+    if game.runs[column] < 2 or game.safe_to_home(codes[-1]):
+        return None
+    return (
+        f"broke the run {CARDS[codes[-2]].unicode} {CARDS[codes[-1]].unicode} for a foundation "
+        "move that was not needed yet"
+    )
+
+
+def _harmless_aside(game: Game, move: Move) -> str | None:
+    """Cards set aside into the reserve that uncover nothing useful: no new move opens."""
+    if move.target != "reserve" or not move.source.startswith("t"):
+        return None
+    column = int(move.source[1:]) - 1
+    after = game.after(move)
+    if not after.column_codes[column] or after.face_down[column] < game.face_down[column]:
+        return None
+    before = _move_keys(game)
+    opened = [m for m in after.legal_moves if _move_key(after, m) not in before]
+    if any(move.source in (m.source, m.target) for m in opened if m.source != "reserve"):
+        return None
+    return "set aside cards that uncover nothing useful (keep the reserve for a blocker)"
+
+
+def _suit_far_ahead(game: Game, move: Move) -> str | None:
+    """A foundation move that takes one pile of a suit FAR_AHEAD ranks past its twin."""
+    if not _goes_home(move) or game.rules.decks < 2:
+        return None
+    before = game.foundation_heights
+    after = game.after(move).foundation_heights
+    for pile, (old, new) in enumerate(zip(before, after, strict=True)):
+        if new > old:
+            twins = [
+                after[p]
+                for p in range(len(after))
+                if p != pile and game.foundation_suit_codes[p] == game.foundation_suit_codes[pile]
+            ]
+            if twins and new - max(twins) >= FAR_AHEAD:
+                suit = "♣♠♥♦"[game.foundation_suit_codes[pile]]
+                return f"let one {suit} pile run {new - max(twins)} ranks ahead of the other"
+    return None
+
+
+def _move_key(game: Game, move: Move) -> tuple[str, str]:
+    """A move and the card it lifts: "2>f" is another move once another card tops column 2."""
+    lifts = move.source.startswith(("t", "c")) or move.source == "reserve"
+    return str(move), _card_of(game, move) if lifts else ""
+
+
+def _move_keys(game: Game) -> set[tuple[str, str]]:
+    return {_move_key(game, move) for move in game.legal_moves}
+
+
+def _goes_home(move: Move) -> bool:
+    return (move.target or "").startswith("f")
+
+
+def _card_of(game: Game, move: Move) -> str:
+    source = move.source
+    if source.startswith("t"):
+        return CARDS[game.column_codes[int(source[1:]) - 1][-1]].unicode
+    if source == "reserve":
+        return CARDS[game.reserve_codes[-1]].unicode
+    return CARDS[game.cell_codes[int(source[1:]) - 1]].unicode
+
+
+# ----------------------------------------------------------------------------- the review
+
+
+def _verdict(game: Game, time_limit: float, node_limit: int | None, stop: Stop | None) -> str:
+    if game.status != "playing":
+        return WINNABLE if game.status == "won" else UNWINNABLE
+    return solve(game, time_limit, node_limit, stop=stop, shorten_line=False).status
+
+
+def review_steps(
+    game: Game,
+    time_limit: float = 1.0,
+    samples: int = 16,
+    node_limit: int | None = None,
+    seed: int | None = None,
+    stop: Stop | None = None,
+) -> Iterator[ReviewEntry]:
+    """The entries of :func:`review`, one at a time (a caller can do one move's work at a
+    time and stop between them). Each move gets ``time_limit`` seconds: half for the verdict,
+    half for the chance."""
+    _check(game, time_limit, samples, node_limit)
+    base = random.Random(seed).getrandbits(63) if seed is not None else None
+    for ply, (before, move) in enumerate(_positions(game)):
+        if stop is not None and stop():
+            return
+        verdict = _verdict(before, time_limit / 2, node_limit, stop)
+        chance = None
+        if before.status == "playing" and not (stop is not None and stop()):
+            entry_seed = None if base is None else base + ply
+            chance = win_chance(before, samples, time_limit / 2, node_limit, entry_seed, stop)
+        yield ReviewEntry(ply, str(move), verdict, chance, mistake(before, move))
+
+
+def _positions(game: Game) -> Iterator[tuple[Game, Move]]:
+    """(the position before it, the move) for each move of the game's line of play."""
+    step = game.position_after(0)
+    for move in game.history:
+        yield step.copy(), move
+        step.play(move)
+
+
+def _check(game: Game, time_limit: float, samples: int, node_limit: int | None) -> None:
+    if not isinstance(game, Game):
+        raise ValueError(f"review takes a Game (or Game.load(path)), not {type(game).__name__}")
+    if not game.history:
+        raise ValueError("the game has no moves yet: there is nothing to review")
+    playing = game.copy(history=False) if game.status == "playing" else game.position_after(0)
+    check_budget(playing, samples, time_limit, node_limit)
+
+
+def review(
+    game: Game,
+    time_limit: float = 1.0,
+    samples: int = 16,
+    node_limit: int | None = None,
+    seed: int | None = None,
+    stop: Stop | None = None,
+    progress: Progress | None = None,
+) -> Review:
+    """Review every move of ``game.history`` (a game in play, finished or loaded with
+    ``Game.load``): see :class:`Review`. ``progress(done, total)`` is called after each move;
+    ``stop()`` ends the review early (the moves not reached are left out). The game is not
+    changed."""
+    entries = []
+    total = len(game.history) if isinstance(game, Game) else 0
+    for entry in review_steps(game, time_limit, samples, node_limit, seed, stop):
+        entries.append(entry)
+        if progress is not None:
+            progress(len(entries), total)
+    stopped = len(entries) < total
+    final = UNKNOWN if stopped else _verdict(game, time_limit / 2, node_limit, stop)
+    return Review(tuple(entries), final)

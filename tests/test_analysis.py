@@ -1,0 +1,293 @@
+"""Honest analysis: answers from the visible position only, the interval, bad input, review."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import json
+import math
+import random
+
+import pytest
+
+from milligan_widget import Game
+from milligan_widget.analysis import (
+    Chance,
+    determinize,
+    honest_hint,
+    honest_plan,
+    mistake,
+    review,
+    review_steps,
+    visible_view,
+    win_chance,
+)
+from milligan_widget.lessons import stage
+from milligan_widget.solver import solve
+from milligan_widget.strategy import honest
+from tests.staging import stage as staged
+
+FAST = {"node_limit": 3_000, "time_limit": 30.0}  # node-bound, so the same on any machine
+
+
+def _twins(deal: int, rules: str, moves: list[str], keep: int) -> tuple[Game, Game]:
+    """The same deal and line of play twice, but the cards dealt after the first ``keep`` of
+    the deck (and, with a face-down deal, the face-down cards) in another order: two games a
+    player cannot tell apart."""
+    deck = [str(card) for card in Game.new(deal, rules).deck]
+    game = Game.new(deal, rules)
+    down = sum(game.face_down)
+    hidden = list(range(down)) + list(range(max(keep, down + len(game.tableau)), len(deck)))
+    shuffled = [deck[i] for i in hidden]
+    random.Random(7).shuffle(shuffled)
+    other = list(deck)
+    for i, card in zip(hidden, shuffled, strict=True):
+        other[i] = card
+    assert other != deck
+    twin = Game.from_deck(other, rules)
+    for move in moves:
+        game.play(move)
+        twin.play(move)
+    assert visible_view(game) == visible_view(twin)
+    assert game.column_codes != twin.column_codes or game.stock_codes != twin.stock_codes
+    return game, twin
+
+
+CLASSIC = ("classic", 12, ["d"], 16)  # one row dealt; everything after the next row differs
+HARP = ("milligan-harp", 4, [], 0)  # the face-down cards and the stock differ
+
+
+# ----------------------------------------------------------------------------- the invariant
+
+
+@pytest.mark.parametrize("case", [CLASSIC, HARP], ids=["classic", "harp"])
+def test_win_chance_depends_only_on_what_the_player_sees(case):
+    game, twin = _twins(case[1], case[0], case[2], case[3])
+    first = win_chance(game, samples=6, seed=5, **FAST)
+    assert first == win_chance(twin, samples=6, seed=5, **FAST)
+    assert first.wins > 0 and first.samples == 6  # these positions are far from lost
+
+
+@pytest.mark.parametrize("case", [CLASSIC, HARP], ids=["classic", "harp"])
+def test_honest_hints_depend_only_on_what_the_player_sees(case):
+    game, twin = _twins(case[1], case[0], case[2], case[3])
+    plan = honest_plan(game, samples=4, seed=9, **FAST)
+    assert plan == honest_plan(twin, samples=4, seed=9, **FAST)
+    assert honest_hint(game, samples=4, seed=9, **FAST) == honest_hint(
+        twin, samples=4, seed=9, **FAST
+    )
+    assert len(plan.judged) > 2  # dealing now, the greedy line and others were judged
+
+
+def test_a_review_s_honest_part_depends_only_on_what_the_player_sees():
+    game, twin = _twins(12, "classic", ["d", "d"], 24)
+    mine, theirs = (review(g, samples=3, seed=2, **FAST) for g in (game, twin))
+    assert [(e.move, e.chance, e.mistake) for e in mine.entries] == [
+        (e.move, e.chance, e.mistake) for e in theirs.entries
+    ]
+
+
+def test_the_honest_player_moves_alike_until_a_deal_shows_a_difference():
+    """Rows 1 and 2 of the stock are the same in both games: the honest player's moves are
+    the same up to the second deal (and so are its plans there)."""
+    game, twin = _twins(12, "classic", [], 24)
+    lines = []
+    for board in (game, twin):
+        player, played = honest(samples=3, time_limit=30.0, node_limit=3_000), []
+        while board.stock_count > 80:  # until two rows are dealt
+            move = player(board)
+            played.append(str(move))
+            board.play(move)
+        lines.append(played)
+    assert lines[0] == lines[1] and lines[0].count("d") == 2
+
+
+def test_the_sampler_sees_only_the_view():
+    """A determinization keeps the visible position and deals the unseen multiset."""
+    game = Game.new(3, "milligan-yukon")
+    view = visible_view(game)
+    sample = determinize(view, random.Random(1))
+    assert visible_view(sample) == view
+    assert sorted(sample.stock_codes) != sorted(game.stock_codes)  # another split, here
+    unseen = sorted(game.stock_codes) + sorted(
+        c for col, d in zip(game.column_codes, game.face_down, strict=True) for c in col[:d]
+    )
+    assert view.hidden_cards() == sorted(unseen)
+
+
+# ----------------------------------------------------------------------------- the interval
+
+
+def test_the_interval_is_wilson_s():
+    """Hand-checked: 8 of 10 is 49.0-94.3%; 0 of 10 is 0-27.8%; 10 of 10 is 72.2-100%."""
+    assert (round(Chance(8, 10).low, 3), round(Chance(8, 10).high, 3)) == (0.490, 0.943)
+    assert (Chance(0, 10).low, round(Chance(0, 10).high, 3)) == (0.0, 0.278)
+    assert (round(Chance(10, 10).low, 3), Chance(10, 10).high) == (0.722, 1.0)
+    assert str(Chance(20, 32)) == "62% of 32 sampled stocks win (45–77%)"
+
+
+def test_a_chance_is_plain_data():
+    data = json.loads(json.dumps(Chance(3, 4, 1, seed=5).to_dict()))
+    assert data["wins"] == 3 and data["undecided"] == 1 and data["p"] == 0.75
+    assert data["text"] == "75% of 4 sampled stocks win (30–95%); 1 undecided"
+
+
+# ----------------------------------------------------------------------------- nothing hidden
+
+
+def _trap() -> Game:
+    """Millie, two rows to go home: J♣ J♣ can go home now, and the last row brings Q♣ Q♣
+    onto them (with the other cards black, nothing can lift them off: lost)."""
+    return stage(
+        {1: "JC", 2: "JC"},
+        stock="QC QC KC KC QS QS KS KS",
+        rules="millie",
+        foundations={1: "10C", 2: "10C", 3: "JS", 4: "JS"},
+        rest_in_stock=False,
+    )
+
+
+@pytest.mark.parametrize("moves", [["1>f", "2>f", "d"], ["d"]], ids=["won", "lost"])
+def test_with_nothing_hidden_the_chance_is_the_thoughtful_verdict(moves):
+    game = _trap()
+    for move in moves:
+        game.play(move)
+    assert visible_view(game).hidden == 0
+    chance = win_chance(game, samples=5, seed=1)
+    won = solve(game).status == "winnable"
+    assert chance.exact and (chance.samples, chance.wins) == (1, int(won))
+    assert chance.low == chance.high == chance.p
+    assert won == (moves != ["d"])
+
+
+def test_an_honest_hint_sends_the_jacks_home_before_the_deal_buries_them():
+    """Four Jacks can go home; the last row holds only higher clubs and spades, so any of them
+    dealt onto a Jack traps it (nothing else can move in Millie here)."""
+    jacks = stage(
+        {1: "JC", 2: "JC", 3: "JS", 4: "JS"},
+        stock="QC QC KC KC QS QS KS KS",
+        rules="millie",
+        foundations={1: "10C", 2: "10C", 3: "10S", 4: "10S"},
+        rest_in_stock=False,
+    )
+    plan = honest_plan(jacks, samples=4, seed=1, **FAST)
+    wins = [judged.chance.wins for judged in plan.judged]
+    assert wins == sorted(wins, reverse=True) and wins[0] == 4 and 0 in wins
+    hint = honest_hint(jacks, samples=4, seed=1, **FAST)
+    assert (hint.source, hint.move, hint.status) == ("honest", "1>f", "unknown")
+    assert hint.reason == (
+        "dealing now keeps 0 of 4; 1>f 2>f 3>f 4>f, then dealing keeps 4 of 4 sampled stocks "
+        "winnable"
+    )
+
+
+# ----------------------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        ({"samples": 0}, "samples must be a whole number of at least 1"),
+        ({"samples": True}, "samples must be a whole number"),
+        ({"time_limit": 0}, "time_limit must be a number of seconds above 0"),
+        ({"time_limit": -1.0}, "above 0"),
+        ({"time_limit": math.nan}, "above 0, not nan"),
+        ({"time_limit": math.inf}, "above 0"),
+        ({"node_limit": 0}, "node_limit must be a whole number of at least 1"),
+    ],
+)
+def test_bad_budgets_are_refused_and_change_nothing(options, words):
+    game = Game.new(8)
+    game.play("d")
+    before = game.to_json()
+    for call in (win_chance, honest_hint, honest_plan, review):
+        with pytest.raises(ValueError, match=words):
+            call(game, **options)
+    with pytest.raises(ValueError, match=words):
+        honest(**options)
+    assert game.to_json() == before
+
+
+def test_a_game_that_is_over_is_refused():
+    kings = ["KC", "KC", "KS", "KS", "KH", "KH", "KD", "KD"]
+    won = Game.from_layout(tableau=[[]] * 8, foundations=kings)
+    for call in (win_chance, honest_hint, honest_plan):
+        with pytest.raises(ValueError, match=r"the game is over \(won\)"):
+            call(won)
+    with pytest.raises(ValueError, match="no moves yet"):
+        review(Game.new(1))
+
+
+# ----------------------------------------------------------------------------- review
+
+
+def test_the_turning_point_is_the_deal_that_buried_the_jacks():
+    game = _trap()
+    game.play("d")
+    done = review(game, samples=2, seed=1, **FAST)
+    assert done.turning_point == 0 and done.final_verdict == "unwinnable"
+    assert done.entries[0].verdict == "winnable"
+    assert done.entries[0].mistake == "dealt a row while J♣ could go home"
+    assert json.loads(json.dumps(done.to_dict()))["turning_point"] == 0
+
+
+def test_a_game_played_well_has_no_turning_point(tmp_path):
+    game = _trap()
+    for move in ("1>f", "2>f", "d"):
+        game.play(move)
+    game.save(tmp_path / "good.json")
+    done = review(Game.load(tmp_path / "good.json"), samples=2, seed=1, **FAST)
+    assert done.turning_point is None and [e.mistake for e in done.entries] == [None] * 3
+
+
+def test_review_steps_come_one_at_a_time_and_stop_on_request():
+    game = _trap()
+    game.play("1>f")
+    game.play("2>f")
+    calls = []
+    steps = review_steps(game, samples=2, seed=1, **FAST)
+    assert next(steps).move == "1>f"
+    done = review(game, samples=2, seed=1, progress=lambda i, n: calls.append((i, n)), **FAST)
+    assert calls == [(1, 2), (2, 2)] and len(done.entries) == 2
+    stopped = review(game, samples=2, seed=1, stop=lambda: True, **FAST)
+    assert stopped.entries == () and stopped.final_verdict == "unknown"
+
+
+def test_the_common_mistakes_are_named():
+    # 7♣ could go home, but the red sixes are not up yet: taking it off 8♥ loses a place.
+    run = stage({1: "8H 7C"}, foundations={1: "6C", 5: "3H", 6: "3H", 7: "3D", 8: "3D"})
+    assert mistake(run, run.resolve("1>f")) == (
+        "broke the run 8♥ 7♣ for a foundation move that was not needed yet"
+    )
+    safe = stage({1: "8H 7C"}, foundations={1: "6C", 5: "6H", 6: "6H", 7: "6D", 8: "6D"})
+    assert mistake(safe, safe.resolve("1>f")) is None  # both red sixes are home: no loss
+    # K♠ aside uncovers 5♦, which goes nowhere; Q♥ aside uncovers A♣, which goes home.
+    aside = staged({1: "5D KS", 2: "AC QH"}, foundations={1: "", 7: "3D", 8: "3D"})
+    assert "uncover nothing useful" in mistake(aside, aside.resolve("1>r"))
+    assert mistake(aside, aside.resolve("2>r")) is None
+    ahead = stage({1: "6C"}, foundations={1: "5C", 2: None})
+    assert mistake(ahead, ahead.resolve("1>f")) == "let one ♣ pile run 6 ranks ahead of the other"
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        "analysis",
+        "analysis.sampling",
+        "analysis.chance",
+        "analysis.hint",
+        "analysis.review",
+        "interval",
+    ],
+)
+def test_docstring_examples(module):
+    result = doctest.testmod(importlib.import_module(f"milligan_widget.{module}"))
+    assert result.failed == 0 and result.attempted > 0
+
+
+def test_stop_cancels_a_chance_and_a_plan_at_once():
+    game = Game.new(8)
+    chance = win_chance(game, samples=8, seed=1, stop=lambda: True)
+    assert chance.stopped and (chance.wins, chance.undecided) == (0, 8)
+    plan = honest_plan(game, samples=4, seed=1, stop=lambda: True)
+    assert all(j.chance.stopped and j.chance.undecided == 4 for j in plan.judged)

@@ -1,0 +1,39 @@
+"""Studies of a player (greedy, honest): one game a deal, in a file of their own."""
+
+import csv
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from milligan_widget.study import FIELDS, PLAYED_FIELDS, Player, main, read_results, run_study
+
+
+def test_a_player_study_writes_its_own_file_and_resumes(tmp_path):
+    out = tmp_path / "greedy.csv"
+    greedy = Player("greedy")
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        first = run_study("classic", [3, 8], 10, pool, out, False, player=greedy)
+        again = run_study("classic", [3, 8, 12], 10, pool, out, False, player=greedy)
+    rows = list(csv.DictReader(out.open()))
+    assert out.read_text().splitlines()[0] == ",".join(PLAYED_FIELDS)
+    assert sorted(int(r["deal"]) for r in rows) == [3, 8, 12]  # only 12 was new
+    assert (first.deals, again.deals) == (2, 3) and {r["player"] for r in rows} == {"greedy"}
+    assert all(r["won"] == str(int(r["status"] == "won")) for r in rows)
+
+
+def test_the_honest_player_is_studied_with_its_setting(tmp_path, capsys):
+    out = tmp_path / "honest.csv"
+    options = "--player honest --samples 2 --node-limit 2000 --deals 27 --time-limit 30"
+    assert main([*options.split(), "--workers", "1", "--out", str(out), "--quiet"]) == 0
+    (row,) = read_results(out)
+    assert row["player"] == "honest s=2 n=2000 t=30" and row["deal"] == "27"
+    assert "classic, honest s=2 n=2000 t=30: 1 deals" in capsys.readouterr().out
+
+
+def test_a_solver_study_file_is_not_mixed_with_a_players(tmp_path, capsys):
+    out = tmp_path / "study.csv"
+    out.write_text(",".join(FIELDS) + "\nclassic,8,winnable,0.1,10,5,0\n")
+    with pytest.raises(SystemExit) as stop:
+        main(["--player", "greedy", "--deals", "8", "--out", str(out), "--quiet"])
+    assert stop.value.code == 2 and "holds the solver's verdicts" in capsys.readouterr().err
+    assert read_results(out)[0]["status"] == "winnable"  # the old file still reads, untouched
