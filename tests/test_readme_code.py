@@ -1,6 +1,6 @@
-"""The README's Python code blocks run as they are shown, each in a fresh Python, in a
-temporary folder (the statistics block writes ``games.csv`` there) with a data folder of its
-own (``MILLIGAN_WIDGET_DATA``), so nothing lands in the checkout or the user's data."""
+"""The Python code blocks of the README and the docs/ pages run as they are shown, each in a
+fresh Python, in a temporary folder (the statistics block writes ``games.csv`` there) with a
+data folder of its own (``MILLIGAN_WIDGET_DATA``), so nothing lands in the checkout or the user's data."""
 
 from __future__ import annotations
 
@@ -13,11 +13,16 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-BLOCKS = re.findall(r"^```python\n(.*?)^```", (ROOT / "README.md").read_text(), re.M | re.S)
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+BLOCKS = [
+    code
+    for page in PAGES
+    for code in re.findall(r"^```python\n(.*?)^```", page.read_text(), re.M | re.S)
+]
 
 
 def test_the_readme_has_python_blocks():
-    assert len(BLOCKS) >= 4
+    assert len(BLOCKS) >= 8
 
 
 @pytest.mark.parametrize("code", BLOCKS, ids=lambda code: code.splitlines()[0][:40])
