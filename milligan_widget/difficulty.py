@@ -45,6 +45,11 @@ BANDS: dict[str, tuple[float, float]] = {
     "easy": (0.9375, 0.9375),
     "millie": (0.375, 0.5),
     "giant": (0.6875, 0.75),
+    "imperial-guards": (0.8125, 0.875),
+    "little-milligan": (0.75, 0.8125),
+    "milligan-cell": (1.0, 1.0),
+    "milligan-harp": (0.229167, 0.333333),
+    "milligan-yukon": (1.0, 1.0),
 }
 #: the number of a random "any" deal lies in 1 .. ANY_DEALS, as :meth:`Game.random`'s does
 ANY_DEALS = 10**9
