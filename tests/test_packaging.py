@@ -142,6 +142,7 @@ def test_the_wheel_carries_the_bundle_the_license_and_the_metadata(built: Built)
         license_text = wheel.read(f"{info}/licenses/LICENSE").decode()
     assert set(BUNDLE) <= names
     assert "milligan_widget/export.py" in names
+    assert "milligan_widget/data/deals.csv" in names  # the shipped deals by difficulty
     assert license_text == (ROOT / "LICENSE").read_text(encoding="utf-8")
     assert "MIT License" in license_text and "the milligan-widget developers" in license_text
     assert "License-Expression: MIT" in metadata
@@ -209,7 +210,12 @@ ENGINE_CHECKS = textwrap.dedent(
     page = won.to_html()
     assert page.startswith("<!DOCTYPE html>")
     failed = 0
-    for name in ("cards", "moves", "rules", "deals", "game", "layout", "render", "export"):
+    from milligan_widget.difficulty import difficulty_of, pick_deal
+
+    hard = pick_deal("classic", "hard")  # from the installed package's table of deals
+    assert difficulty_of("classic", hard) == "hard", hard
+    for name in ("cards", "moves", "rules", "deals", "game", "layout", "render", "export",
+                 "difficulty"):
         failed += doctest.testmod(importlib.import_module("milligan_widget." + name)).failed
     assert failed == 0, failed
     from milligan_widget.widget import MilliganWidget
