@@ -98,7 +98,7 @@ def band(rules: str, chance: float) -> str:
 @functools.cache
 def shipped_deals() -> dict[str, dict[int, ShippedDeal]]:
     """The shipped table, per preset name, per deal number (read from the package data)."""
-    text = files("milligan_widget").joinpath("data", "deals.csv").read_text(encoding="utf-8")
+    text = files("milligan_widget").joinpath("data/deals.csv").read_text(encoding="utf-8")
     table: dict[str, dict[int, ShippedDeal]] = {}
     for row in csv.DictReader(text.splitlines()):
         deal = ShippedDeal(
