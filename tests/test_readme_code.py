@@ -1,6 +1,7 @@
 """The Python code blocks of the README and the docs/ pages run as they are shown, each in a
 fresh Python, in a temporary folder (the statistics block writes ``games.csv`` there) with a
-data folder of its own (``MILLIGAN_WIDGET_DATA``), so nothing lands in the checkout or the user's data."""
+data folder of its own (``MILLIGAN_WIDGET_DATA``), so nothing lands in the checkout or the
+user's data."""
 
 from __future__ import annotations
 
