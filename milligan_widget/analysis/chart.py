@@ -10,7 +10,7 @@ No plotting library, no script; every text is escaped.
 
 A long review is thinned: at most :data:`MAX_POINTS` points (every k-th move, the first and
 last, and both sides of the turning point), at most :data:`MAX_MISTAKES` mistake marks. A
-2,000-move review makes a chart of about 120 kB.
+2,000-move review (or a 20,000-move one) makes a chart of about 140 kB, 15 kB gzipped.
 
 >>> from milligan_widget.analysis import Chance, Review, ReviewEntry
 >>> done = Review((ReviewEntry(0, "d", "winnable", Chance(5, 8)),), "unwinnable")
