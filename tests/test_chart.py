@@ -16,7 +16,13 @@ from milligan_widget import Game
 from milligan_widget.analysis import Chance, Review, ReviewEntry, review
 from milligan_widget.analysis import chart as chart_module
 from milligan_widget.analysis import report as report_module
-from milligan_widget.analysis.chart import MAX_MISTAKES, MAX_POINTS, review_svg
+from milligan_widget.analysis.chart import (
+    MAX_DEALS,
+    MAX_MISTAKES,
+    MAX_POINTS,
+    move_name,
+    review_svg,
+)
 from milligan_widget.analysis.report import turning_point_words
 from milligan_widget.strategy import greedy, play_game
 
@@ -103,10 +109,16 @@ def test_the_turning_point_is_marked_at_its_move(played):
     x = float(turn.find(f"{SVG}line").get("x1"))
     assert point_x(root, ply) < x < point_x(root, ply + 1)
     label = turn.find(f"{SVG}text").text
-    assert label == f"move {ply + 1}: {done.entries[ply].move} lost the deal"
+    assert label == f"move {ply + 1}: {move_name(done.entries[ply].move)} — no win after it"
     cells = {float(cell.get("x")): cell.get("data-verdict") for cell in strip_cells(root)}
     after = [verdict for left, verdict in cells.items() if left == pytest.approx(x, abs=0.1)]
     assert after and after[0] != "winnable"  # the strip turns where the line is
+
+
+def test_a_deal_is_named_in_words():
+    root = parse(review_svg(made_up(3, deals=(1,))))
+    title = marks(root, "mm-point")[1].find(f"{SVG}title").text
+    assert title.startswith("move 2: dealing a row — ")
 
 
 def test_no_turning_point_no_mark():
@@ -192,6 +204,21 @@ def test_a_review_stopped_early_draws_what_it_has():
     assert "no move reviewed yet" in ET.tostring(empty, "unicode")
 
 
+def test_a_chart_of_any_length_stays_small():
+    done = made_up(20_000, deals=tuple(range(0, 20_000, 10)), lost_after=9_000)
+    svg = review_svg(done)
+    assert len(marks(parse(svg), "mm-deal")) == MAX_DEALS
+    assert len(svg) < 170_000, len(svg)
+
+
+def test_the_line_breaks_where_a_chance_is_missing():
+    entries = list(made_up(9).entries)
+    entries[4] = ReviewEntry(4, "d", "winnable", None)
+    root = parse(review_svg(Review(tuple(entries), "winnable")))
+    pieces = [len(line.get("points").split()) for line in marks(root, "mm-line")]
+    assert pieces == [4, 4] and len(marks(root, "mm-band")) == 2
+
+
 def test_a_long_review_is_thinned_and_keeps_the_turning_point():
     done = made_up(2_000, deals=(0, 700, 1500), lost_after=1_234)
     svg = review_svg(done)
@@ -246,7 +273,10 @@ def test_repr_html_holds_the_chart_the_turning_point_and_the_mistakes(played):
     assert review_svg(done) in html
     assert turning_point_words(done).replace("'", "&#x27;") in html
     for entry in done.mistakes:
-        assert f"move {entry.ply + 1} ({escape(entry.move)}): {escape(entry.mistake)}" in html
+        assert (
+            f"move {entry.ply + 1} ({escape(move_name(entry.move))}): {escape(entry.mistake)}"
+            in html
+        )
     assert done.svg(theme="dark") == review_svg(done, theme="dark")
     assert done.summary() == turning_point_words(done)
 

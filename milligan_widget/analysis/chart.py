@@ -9,8 +9,9 @@ export page's ``#ply=N``) with a ``<title>`` tooltip, so a front end can make it
 No plotting library, no script; every text is escaped.
 
 A long review is thinned: at most :data:`MAX_POINTS` points (every k-th move, the first and
-last, and both sides of the turning point), at most :data:`MAX_MISTAKES` mistake marks. A
-2,000-move review (or a 20,000-move one) makes a chart of about 140 kB, 15 kB gzipped.
+last, and both sides of the turning point), at most :data:`MAX_MISTAKES` mistake marks and
+:data:`MAX_DEALS` deal ticks: a review of any length makes a chart of at most about 160 kB
+(18 kB gzipped; ``python benchmarks/chart.py`` measures it).
 
 >>> from milligan_widget.analysis import Chance, Review, ReviewEntry
 >>> done = Review((ReviewEntry(0, "d", "winnable", Chance(5, 8)),), "unwinnable")
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
 
 MAX_POINTS = 400  #: the most points a chart draws (a longer review is thinned)
 MAX_MISTAKES = 100  #: the most mistake marks a chart draws
+MAX_DEALS = 100  #: the most deal ticks a chart draws (a classic game deals 12 rows)
 THEMES = ("light", "dark", "auto")
 
 _LIGHT = {
@@ -140,11 +142,8 @@ def review_svg(
     entries = review.entries
     frame = Frame(width, len(entries) + 1)
     kept = thinned(len(entries), review.turning_point)
-    uid = _uid(review, theme, width)
     legend, height = _legend(frame)
     parts = [
-        _style(uid, theme),
-        _defs(uid),
         f'<rect class="mm-bg" width="{width}" height="{height:g}"/>',
         _grid(frame),
         _deals(frame, entries),
@@ -157,12 +156,14 @@ def review_svg(
         legend,
         "" if entries else _empty_note(frame),
     ]
+    body = "".join(parts)
+    uid = _uid(body, theme)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="mm-review-chart {uid}" '
         f'data-theme="{theme}" viewBox="0 0 {width} {height:g}" width="{width}" '
         f'height="{height:g}" role="img" aria-labelledby="{uid}-title">'
         f'<title id="{uid}-title">{escape(_chart_title(review))}</title>'
-        f"{''.join(parts)}</svg>"
+        f"{_style(uid, theme)}{_defs(uid)}{body}</svg>"
     )
 
 
@@ -199,9 +200,10 @@ def _check(review: Review, theme: str, width: int) -> None:
         raise ValueError(f"width must be a whole number of pixels from 320 to 4000, not {width!r}")
 
 
-def _uid(review: Review, theme: str, width: int) -> str:
-    """An id of the chart's own, so that two charts on one page keep their own patterns."""
-    digest = hashlib.sha1(f"{review!r}{theme}{width}".encode(), usedforsecurity=False)
+def _uid(body: str, theme: str) -> str:
+    """An id of the chart's own, so that two charts on one page keep their own patterns (the
+    same chart drawn twice gets the same id: its patterns are the same too)."""
+    digest = hashlib.sha1(f"{theme}{body}".encode(), usedforsecurity=False)
     return "mmr" + digest.hexdigest()[:10]
 
 
@@ -264,9 +266,7 @@ def _grid(frame: Frame) -> str:
 def _deals(frame: Frame, entries: Sequence[ReviewEntry]) -> str:
     """A tick on the move axis (and a faint line up the plot) at each deal."""
     marks = []
-    for entry in entries:
-        if entry.move != "d":
-            continue
+    for entry in [entry for entry in entries if entry.move == "d"][:MAX_DEALS]:
         x = _f(frame.x(entry.ply))
         marks.append(
             f'<line class="mm-deal-grid" x1="{x}" y1="{_f(frame.top)}" x2="{x}" '
@@ -368,8 +368,9 @@ def _turning_point(frame: Frame, review: Review) -> str:
         return ""
     entry = review.entries[turn]
     x = frame.x(turn + 0.5)  # between the last winnable position and the first lost one
-    label = f"move {turn + 1}: {entry.move} lost the deal"
-    anchor, dx = ("end", -4) if x > frame.width * 0.6 else ("start", 4)
+    label = f"move {turn + 1}: {move_name(entry.move)} — no win after it"
+    fits = x + 4 + 6.6 * len(label) <= frame.width - 2  # ~6.6 px a character, bold
+    anchor, dx = ("start", 4) if fits else ("end", -4)
     chance = entry.chance
     ring = ""
     if chance is not None:
@@ -394,10 +395,15 @@ def _mistakes(frame: Frame, entries: Sequence[ReviewEntry]) -> str:
         x, y = frame.x(entry.ply), frame.top
         marks.append(
             f'<g class="mm-mistake" data-ply="{entry.ply}"><title>'
-            f"{escape(f'move {entry.ply + 1}: {entry.move} — {entry.mistake}')}</title>"
+            f"{escape(f'move {entry.ply + 1}: {move_name(entry.move)} — {entry.mistake}')}</title>"
             f'<path d="M{_f(x - 4)} {_f(y - 2)}h8l-4 7z"/></g>'
         )
     return "".join(marks)
+
+
+def move_name(move: str) -> str:
+    """A move as the chart and the summary name it: "3>5", or "dealing a row" for "d"."""
+    return "dealing a row" if move == "d" else move
 
 
 def point_words(entry: ReviewEntry, comment: str | None = None) -> str:
@@ -409,8 +415,8 @@ def point_words(entry: ReviewEntry, comment: str | None = None) -> str:
     """
     chance = "not measured (the review stopped first)" if entry.chance is None else entry.chance
     verdict = _VERDICT_WORDS.get(entry.verdict, "unknown")
-    words = f"move {entry.ply + 1}: {entry.move} — {chance}; the solver (which knows the stock)"
-    words += f": {verdict}"
+    words = f"move {entry.ply + 1}: {move_name(entry.move)} — {chance}"
+    words += f"; the solver (which knows the stock): {verdict}"
     if entry.mistake:
         words += f"; mistake: {entry.mistake}"
     if comment:
@@ -456,7 +462,7 @@ def _legend(frame: Frame) -> tuple[str, float]:
     ]
     parts, x, y = [], frame.left, frame.legend
     for swatch, words in items:
-        size = 19 + 6.2 * len(words) + 12
+        size = 19 + 5.9 * len(words) + 12
         if x + size > frame.width - frame.right and x > frame.left:
             x, y = frame.left, y + 18
         parts.append(

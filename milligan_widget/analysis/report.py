@@ -20,7 +20,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from ..solver import UNKNOWN, WINNABLE
-from .chart import review_svg
+from .chart import move_name, review_svg
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -39,7 +39,8 @@ def turning_point_words(review: Review) -> str:
         entry = entries[turn]
         words = (
             f"Until move {turn + 1} this deal could still be won; move {turn + 1} "
-            f"({entry.move}) lost it: after it the solver, which knows the stock, finds no win."
+            f"({move_name(entry.move)}) lost it: after it the solver, which knows the stock, "
+            "finds no win."
         )
         if entry.chance is not None:
             words += f" The honest chance before it: {entry.chance}."
@@ -63,7 +64,8 @@ def mistakes_html(review: Review) -> str:
     if not found:
         return "<p>No move matched a common mistake (docs/rules.md §2.9).</p>"
     items = "".join(
-        f"<li>move {entry.ply + 1} ({escape(entry.move)}): {escape(entry.mistake or '')}</li>"
+        f"<li>move {entry.ply + 1} ({escape(move_name(entry.move))}): "
+        f"{escape(entry.mistake or '')}</li>"
         for entry in found[:MISTAKES_LISTED]
     )
     more = len(found) - MISTAKES_LISTED
