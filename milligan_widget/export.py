@@ -56,6 +56,7 @@ h1{font-size:1.25rem;margin:0 0 8px}
 #mm-moves li.mm-current{background:#ffe9a8}
 .mm-js #mm-moves li{cursor:pointer}
 .mm-note{display:block;color:#5a4a00;font-style:italic;white-space:pre-wrap}
+#mm-extra{max-width:1000px;margin:0 0 12px}
 """
 
 # The viewer: plain JavaScript, no library. It reads the pieces from the JSON block and shows
@@ -71,6 +72,7 @@ _SCRIPT = """
   var caption = document.getElementById("mm-caption");
   var list = document.getElementById("mm-moves");
   var items = list.querySelectorAll("li");
+  var extra = document.getElementById("mm-extra");
   var buttons = {};
   var shown = -1;
   ["first", "back", "next", "last"].forEach(function (name) {
@@ -121,6 +123,12 @@ _SCRIPT = """
     var item = event.target.closest("li[data-ply]");
     if (item) show(Number(item.getAttribute("data-ply")));
   });
+  if (extra) {
+    extra.addEventListener("click", function (event) {  // e.g. a point of a review's chart
+      var mark = event.target.closest("[data-ply]");
+      if (mark) show(Number(mark.getAttribute("data-ply")));
+    });
+  }
   document.addEventListener("keydown", function (event) {
     if (event.altKey || event.ctrlKey || event.metaKey || event.target === slider) return;
     var step = {ArrowLeft: shown - 1, ArrowRight: shown + 1, Home: 0, End: last}[event.key];
@@ -138,13 +146,22 @@ _SCRIPT = """
 """
 
 
-def to_html(game: Game, path: str | os.PathLike[str] | None = None) -> str:
+def to_html(
+    game: Game,
+    path: str | os.PathLike[str] | None = None,
+    *,
+    extra_html: str | None = None,
+) -> str:
     """One self-contained HTML page of ``game``: its position after every move, the moves in
     words with their comments, and a replay viewer that needs no server and no network. It
     holds the moves played to the position the game is in (not the undone ones to redo) and
     opens on that position; ``#ply=N`` at the end of its address opens it on move N. With
     ``path``, the page is also written there (atomically, as UTF-8). :meth:`Game.to_html`
     calls this.
+
+    ``extra_html`` is markup put above the viewer as it is (the caller escapes its texts; no
+    script in it runs, the page's policy forbids it): the analysis puts a review's chart
+    there (``Review.to_html``). Clicking an element of it with ``data-ply="N"`` shows move N.
 
     >>> from milligan_widget import Game
     >>> game = Game.new(5)
@@ -155,7 +172,7 @@ def to_html(game: Game, path: str | os.PathLike[str] | None = None) -> str:
     """
     steps = _steps(game)
     style, pieces, plies = _pictures([picture for _, picture in steps])
-    page = _page(game, steps, style, pieces, plies)
+    page = _page(game, steps, style, pieces, plies, extra_html)
     if path is not None:
         from .savefile import write_atomic
 
@@ -231,6 +248,7 @@ def _page(
     style: str,
     pieces: list[str],
     plies: list[list[int]],
+    extra_html: str | None = None,
 ) -> str:
     from . import __version__
 
@@ -245,6 +263,7 @@ def _page(
     if game.comments.get(last):
         caption = f"{caption} — {game.comments[last]}"
     title = escape(_title(game))
+    extra = f'<section id="mm-extra">{extra_html}</section>' if extra_html else ""
     controls = (
         '<div class="mm-controls" id="mm-controls" hidden>'
         '<button type="button" id="mm-first" title="The deal (Home)">« First</button>'
@@ -262,6 +281,7 @@ def _page(
         f'<meta name="generator" content="milligan-widget {escape(__version__)}">'
         f'<link rel="icon" href="data:,"><title>{title}</title>'
         f"<style>{_PAGE_CSS}</style>{style}</head>\n<body><h1>{title}</h1>"
+        f"{extra}"
         f'<div class="mm-page"><div class="mm-viewer">{controls}'
         f'<div id="mm-board">{last_picture[len(style) :]}</div>'
         f'<p id="mm-caption" aria-live="polite">{escape(caption)}</p></div>'

@@ -704,10 +704,13 @@ class Game(Position):
 
     # ------------------------------------------------------------------ a page to share
 
-    def to_html(self, path: str | PathLike[str] | None = None) -> str:
+    def to_html(
+        self, path: str | PathLike[str] | None = None, *, extra_html: str | None = None
+    ) -> str:
         """This game as one self-contained HTML page that works offline: the position after
         every move, the moves in words with their comments, and a replay viewer; written to
-        ``path`` too when given. The stock's order is not in it. See
+        ``path`` too when given. The stock's order is not in it. ``extra_html`` (markup, such
+        as a review's chart: ``Review.to_html``) goes above the viewer. See
         :func:`milligan_widget.export.to_html`.
 
         >>> Game.new(3).to_html().startswith("<!DOCTYPE html>")
@@ -715,7 +718,7 @@ class Game(Position):
         """
         from .export import to_html
 
-        return to_html(self, path)
+        return to_html(self, path, extra_html=extra_html)
 
 
 def _deck_problem(codes: list[int], decks: int) -> str:

@@ -14,6 +14,7 @@ True
 """
 
 from .chance import Chance, win_chance
+from .chart import review_svg
 from .hint import Plan, honest_hint, honest_plan
 from .review import Review, ReviewEntry, mistake, review, review_steps
 from .sampling import VisibleView, determinize, visible_view
@@ -30,6 +31,7 @@ __all__ = [
     "mistake",
     "review",
     "review_steps",
+    "review_svg",
     "visible_view",
     "win_chance",
 ]

@@ -15,6 +15,7 @@ A move that matches one of the common mistakes of docs/rules.md §2.9 is named.
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -80,6 +81,32 @@ class Review:
             "final_verdict": self.final_verdict,
             "turning_point": self.turning_point,
         }
+
+    def summary(self) -> str:
+        """The turning point in a player's words (or why there is none)."""
+        from .report import turning_point_words
+
+        return turning_point_words(self)
+
+    def svg(self, theme: str = "auto", width: int = 720) -> str:
+        """The chart of the chance over the moves (:func:`.chart.review_svg`)."""
+        from .chart import review_svg
+
+        return review_svg(self, theme=theme, width=width)
+
+    def _repr_html_(self) -> str:
+        """A notebook's output: the chart, the turning point in words, the named mistakes."""
+        from .report import summary_html
+
+        return summary_html(self)
+
+    def to_html(self, game: Game, path: str | os.PathLike[str] | None = None) -> str:
+        """``game``'s offline page (``Game.to_html``) with this review and its chart above
+        the viewer, written to ``path`` too when given; a ``ValueError`` if the review is
+        not of ``game``'s moves."""
+        from .report import review_page
+
+        return review_page(self, game, path)
 
 
 # ----------------------------------------------------------------------------- mistakes

@@ -1,0 +1,116 @@
+"""A review in words and as HTML: the turning point, the named mistakes, the chart beside them;
+for a notebook's output (``Review._repr_html_``) and for the game's offline page
+(``Review.to_html``, built on :func:`milligan_widget.export.to_html`).
+
+>>> from milligan_widget.analysis import Chance, Review, ReviewEntry
+>>> entries = (ReviewEntry(0, "7>2", "winnable", Chance(5, 8)),
+...            ReviewEntry(1, "d", "unwinnable", Chance(1, 8), "dealt a row too soon"))
+>>> words = turning_point_words(Review(entries, "unwinnable"))
+>>> print(words.split(":")[0])
+Until move 1 this deal could still be won; move 1 (7>2) lost it
+>>> print(words.split(". ")[1])
+The honest chance before it: 62% of 8 sampled stocks win (31–86%).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from html import escape
+from typing import TYPE_CHECKING
+
+from ..solver import UNKNOWN, WINNABLE
+from .chart import move_name, review_svg
+
+if TYPE_CHECKING:
+    from ..game import Game
+    from .review import Review
+
+MISTAKES_LISTED = 20  #: the most mistakes the summary lists one by one
+
+
+def turning_point_words(review: Review) -> str:
+    """Where the deal was lost, in a player's words (or why no move is named)."""
+    entries = review.entries
+    if not entries:
+        return "No move was reviewed."
+    turn = review.turning_point
+    if turn is not None:
+        entry = entries[turn]
+        words = (
+            f"Until move {turn + 1} this deal could still be won; move {turn + 1} "
+            f"({move_name(entry.move)}) lost it: after it the solver, which knows the stock, "
+            "finds no win."
+        )
+        if entry.chance is not None:
+            words += f" The honest chance before it: {entry.chance}."
+        if entry.mistake:
+            words += f" It is a common mistake: {entry.mistake}."
+        return words
+    verdicts = [entry.verdict for entry in entries] + [review.final_verdict]
+    if verdicts[-1] == WINNABLE:
+        return "No move lost the deal: it could still be won after the last move."
+    if WINNABLE not in verdicts and UNKNOWN not in verdicts:
+        return "This deal could not be won from the first position reviewed: no move lost it."
+    return (
+        "No turning point was found: the solver could not decide every position in its time "
+        "(the positions marked unknown)."
+    )
+
+
+def mistakes_html(review: Review) -> str:
+    """The named mistakes as a list (the first :data:`MISTAKES_LISTED` of them)."""
+    found = review.mistakes
+    if not found:
+        return "<p>No move matched a common mistake (docs/rules.md §2.9).</p>"
+    items = "".join(
+        f"<li>move {entry.ply + 1} ({escape(move_name(entry.move))}): "
+        f"{escape(entry.mistake or '')}</li>"
+        for entry in found[:MISTAKES_LISTED]
+    )
+    more = len(found) - MISTAKES_LISTED
+    tail = f"<li>and {more} more (in the chart)</li>" if more > 0 else ""
+    return f"<p>Common mistakes ({len(found)}):</p><ul>{items}{tail}</ul>"
+
+
+def summary_html(
+    review: Review, *, theme: str = "auto", comments: Mapping[int, str] | None = None
+) -> str:
+    """The chart, the turning point in words and the mistakes, as one HTML fragment."""
+    entries = review.entries
+    opening = ""
+    if entries and entries[0].chance is not None:
+        opening = f" The honest chance at the first move: {escape(str(entries[0].chance))}."
+    return (
+        '<div class="mm-review">'
+        f"{review_svg(review, theme=theme, comments=comments)}"
+        f"<p>{len(entries)} moves reviewed.{opening}</p>"
+        f"<p><strong>{escape(turning_point_words(review))}</strong></p>"
+        f"{mistakes_html(review)}</div>"
+    )
+
+
+def check_matches(review: Review, game: Game) -> None:
+    """A ``ValueError`` when ``review`` is not a review of ``game``'s line of play."""
+    moves = [str(move) for move in game.history]
+    for entry, move in zip(review.entries, moves, strict=False):
+        if entry.move != move:
+            raise ValueError(
+                f"this review is of another game: move {entry.ply + 1} is {move} here and "
+                f"{entry.move} in the review"
+            )
+    if len(review.entries) > len(moves):
+        raise ValueError(
+            f"this review has {len(review.entries)} moves and the game only {len(moves)}: "
+            "it is the review of another game"
+        )
+
+
+def review_page(review: Review, game: Game, path: str | os.PathLike[str] | None = None) -> str:
+    """``game``'s offline page (:func:`milligan_widget.export.to_html`) with the review above
+    the viewer: clicking a point of the chart shows that move's position."""
+    from ..export import to_html
+
+    check_matches(review, game)
+    extra = summary_html(review, theme="auto", comments=game.comments)
+    return to_html(game, path, extra_html=extra)
