@@ -178,7 +178,9 @@ def wait_idle(page: Any, timeout: float = 60_000) -> None:
 
 def open_notebook(page: Any, server: LabServer, name: str, widgets: int = 1) -> None:
     """Open a notebook, run every cell and wait for ``widgets`` games on screen."""
-    page.goto(f"{server.url}/lab/tree/{name}?token={TOKEN}")
+    # reset: the workspace would restore the tabs an earlier test left open, whose widgets
+    # (hidden) the locators below would count as this notebook's.
+    page.goto(f"{server.url}/lab/tree/{name}?reset&token={TOKEN}")
     wait_idle(page)
     # The workspace may restore another notebook as the current tab: run this one's cells.
     page.evaluate(f"window.jupyterapp.commands.execute('docmanager:open', {{path: {name!r}}})")
