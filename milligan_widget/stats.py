@@ -471,7 +471,6 @@ def _select(db: sqlite3.Connection, columns: tuple[str, ...] = _COLUMNS) -> str:
     return f"SELECT {', '.join(names)} FROM games"
 
 
-
 class Stats:
     """The statistics file in ``folder`` (default: :func:`default_folder`).
 
