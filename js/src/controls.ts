@@ -125,7 +125,7 @@ export class Controls {
 
     const solve = group(
       "solve",
-      button("Solution ▶", "solution", "Let the solver play this deal from here"),
+      button("Solution ▶", "solution", "Let the solver play this deal from here (it peeks: the solver knows the stock, whatever Peek says)"),
       button("■ Stop", "stop", "Stop the solution playing back, or Think longer"),
     );
     const more = group("more");

@@ -359,7 +359,10 @@ def test_a_win_a_hint_finds_serves_the_indicator_and_the_solution(monkeypatch) -
     sent = browser.request({"type": "solution"})  # the first move may follow at once
     view = next(m["state"]["view"] for m in sent if "view" in m["state"])
     assert view["busy"] == "solution" and view["kind"] != "thinking"
-    assert view["message"] == f"Solution: the solver's win in {len(line) - 1} moves"
+    assert (
+        view["message"]
+        == f"Solution: a win of the solver, which knows the stock, in {len(line) - 1} moves"
+    )
     assert widget.wait(10) and fake.calls == [()]
     assert [str(m) for m in widget.game.history] == [str(m) for m in line]
 
@@ -608,7 +611,8 @@ def test_think_longer_shows_progress_then_the_verdict_and_remembers_the_win(monk
     found = f"the solver, which knows the stock, found a win in {line} moves"
     assert widget.analysis == shown("winnable", found, enabled=False)
     assert widget.view["message"] == (
-        f"Solver: a win in {line} moves from here. Hint and Solution ▶ follow it."
+        f"Solver, which knows the stock: a win in {line} moves from here. "
+        "Hint and Solution ▶ follow it."
     )
     assert widget.view["busy"] is None
     move, why = widget.hint()  # from memory: no new solve

@@ -285,7 +285,8 @@ class Assistant:
         self._thought = Verdict(job.position, result.status, words, ran_out)
         if result.status == solver.WINNABLE:
             found = _moves(len(result.moves))
-            message = f"Solver: a win in {found} from here. Hint and Solution ▶ follow it."
+            follow = "Hint and Solution ▶ follow it" if self.peek else "Solution ▶ follows it"
+            message = f"Solver, which knows the stock: a win in {found} from here. {follow}."
         elif result.status == solver.UNWINNABLE:
             message = f"Solver: {solver.no_win_left(game)}."
         else:
