@@ -582,7 +582,7 @@ def test_a_message_clears_when_the_next_card_is_picked_up(notebook: Notebook) ->
 # ------------------------------------------------------------------ the solver's tools
 def test_winnable_says_why_and_think_longer_shows_progress_and_stops(notebook: Notebook) -> None:
     fresh_game(notebook, seed=19)  # no answer within 5 s (1.7 million positions, compiled core)
-    notebook.kernel.run("widget.winnable_time = 1")
+    notebook.kernel.run("widget.winnable_time = 1; widget.peek = True")  # the solver's verdict
     why = notebook.widget.locator('[data-role="verdict-why"]')
     think = notebook.widget.locator('[data-action="think"]')
     box = notebook.widget.locator("label.mw-check", has_text="Winnable?").locator("input")
@@ -600,7 +600,7 @@ def test_winnable_says_why_and_think_longer_shows_progress_and_stops(notebook: N
         assert history(notebook) == []
     finally:
         box.uncheck()
-        notebook.kernel.run("widget.stop(); widget.winnable_time = 3.0")
+        notebook.kernel.run("widget.stop(); widget.winnable_time = 3.0; widget.peek = False")
 
 
 def test_winnable_reads_won_once_the_game_is_won(notebook: Notebook) -> None:
