@@ -128,6 +128,9 @@ export interface PresetStats {
   best_streak: number;
   best_time: number | null;
   fewest_moves: number | null;
+  /** Games played with Peek on at some time, and those won. */
+  peeked: number;
+  won_peeking: number;
 }
 
 export interface RecentGame {
@@ -137,6 +140,8 @@ export interface RecentGame {
   moves: number;
   seconds: number;
   ended: string;
+  /** Played with Peek on at some time. */
+  peek: boolean;
 }
 
 /** The Statistics panel's data (the ``statistics`` trait): no deck in it. */

@@ -529,8 +529,9 @@ def test_a_whole_game_won_by_real_mouse_gestures(notebook: Notebook) -> None:
     expect(banner.locator(".mw-streak")).to_be_visible()  # a win starts or extends a streak
     notebook.screenshot("won-by-hand.png")
     # The win counts: the Statistics sheet (in the "⋯" menu) shows it as Python has it.
-    won = notebook.kernel.eval(
-        "__import__('milligan_widget.stats').stats.Stats().summary().get('classic').won"
+    won, peeked, won_peeking = notebook.kernel.eval(
+        "(lambda p: (p.won, p.peeked, p.won_peeking))"
+        "(__import__('milligan_widget.stats').stats.Stats().summary().get('classic'))"
     )
     assert won >= 1
     notebook.widget.locator('button[data-action="more"]').click()
@@ -539,7 +540,10 @@ def test_a_whole_game_won_by_real_mouse_gestures(notebook: Notebook) -> None:
     expect(sheet).to_be_visible()
     row = sheet.locator('tr[data-preset="classic"] td')
     expect(row.nth(2)).to_have_text(str(won))
-    expect(sheet.locator(".mw-recent li").first).to_contain_text("deal 8 (classic): won, 207 moves")
+    expect(row.nth(4)).to_have_text(f"{peeked} ({won_peeking})")  # fair play and peeking apart
+    newest = sheet.locator(".mw-recent li").first
+    expect(newest).to_contain_text("deal 8 (classic): won, 207 moves")
+    expect(newest).not_to_contain_text("peeked")  # played fair, the default
     notebook.screenshot("statistics.png")
     notebook.page.keyboard.press("Escape")
     expect(sheet).to_be_hidden()
