@@ -361,6 +361,7 @@ class MilliganWidget(anywidget.AnyWidget):
         game = keeper.read()
         if game is None:
             raise ValueError(keeper.problem or f"No game is kept for {key!r} to resume.")
+        kwargs.setdefault("peek", keeper.kept_peek)  # as it was played
         return cls(game=game, autosave=key, **kwargs)
 
     def on_move(self, callback: MoveCallback, remove: bool = False) -> None:

@@ -352,7 +352,7 @@ class Table:
         """Auto-save the game in play: after the frame (the player waits for the view, not
         for the disk), written in the background."""
         if self.mode.own_game and self.autosave is not None:
-            self.autosave.write(self.player)
+            self.autosave.write(self.player, self.card.peek)
 
     def tell(self, text: str) -> None:
         """Say ``text`` in the status line, from any thread (the auto-save's and the
