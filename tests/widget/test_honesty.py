@@ -5,6 +5,9 @@ panel) through a series of honest hints and chance updates."""
 from __future__ import annotations
 
 import json
+import random
+
+import pytest
 
 from milligan_widget import Game
 from milligan_widget.widget import MilliganWidget
@@ -72,5 +75,39 @@ def test_with_peek_on_the_two_stocks_are_told_apart() -> None:
         assert widget.wait(60)
     lines = [widget.known_win for widget in widgets]
     assert lines[0] is not None and lines[0] != lines[1]
+    for widget in widgets:
+        widget.close()
+
+
+def face_down_twins() -> tuple[Game, Game]:
+    """Two Milligan Harp games that look the same (the same face-up cards, as many face down,
+    as many in the stock) with their unseen cards in different places."""
+    from milligan_widget.analysis import determinize, visible_view
+
+    view = visible_view(Game.new(8, "milligan-harp"))
+    games = determinize(view, random.Random(1)), determinize(view, random.Random(2))
+    assert visible_view(games[0]) == visible_view(games[1])
+    assert games[0].exact_key() != games[1].exact_key()
+    return games
+
+
+@pytest.mark.parametrize("hint_time", [0, 60], ids=["heuristic", "honest hint"])
+def test_face_down_cards_that_differ_change_nothing_shown(hint_time: float) -> None:
+    widgets = [widget_for(game) for game in face_down_twins()]
+    for widget in widgets:
+        widget.hint_time = hint_time
+        assert widget.wait(60)
+    assert state(widgets[0]) == state(widgets[1])
+    for _ in range(ROUNDS):
+        answers = [widget.hint() for widget in widgets]
+        assert answers[0] == answers[1] and answers[0] is not None
+        assert state(widgets[0]) == state(widgets[1])
+        down = sum(widgets[0].game.face_down)
+        for widget in widgets:
+            widget.play(answers[0][0])
+            assert widget.wait(60)
+        if sum(widgets[0].game.face_down) < down or answers[0][0].is_deal:
+            break  # a card came to light: from here the two look different, as they should
+        assert state(widgets[0]) == state(widgets[1])
     for widget in widgets:
         widget.close()
