@@ -70,7 +70,7 @@ from .study import wilson
 
 ENVIRONMENT_VARIABLE = "MILLIGAN_WIDGET_DATA"  #: names a folder to use instead of the default
 FILE_NAME = "statistics.sqlite3"
-SCHEMA_VERSION = 1  #: the ``PRAGMA user_version`` of the files this version writes
+SCHEMA_VERSION = 2  #: the ``PRAGMA user_version`` of the files this version writes
 RESULTS = ("won", "lost", "abandoned")
 CUSTOM = "custom"  #: the filter that selects every game played under rules that are no preset
 BUSY_TIMEOUT = 2.0  #: seconds SQLite waits for another writer, per attempt
@@ -102,6 +102,12 @@ _MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "CREATE INDEX games_by_end ON games (ended)",
         "CREATE INDEX games_by_rules ON games (rules, ended)",
+    ),
+    # 2: was the game played with peek on (the solver's help that knows the hidden cards)?
+    # Games from before were, as peeking was all the widget had: 1 for them.
+    (
+        "ALTER TABLE games ADD COLUMN peek INTEGER NOT NULL DEFAULT 0",
+        "UPDATE games SET peek = 1 WHERE hints > 0 OR solution_used",
     ),
 )
 assert len(_MIGRATIONS) == SCHEMA_VERSION
@@ -177,7 +183,8 @@ class GameRecord:
     ``rules``: a :func:`rules_key`. ``result``: ``"won"``, ``"lost"`` or ``"abandoned"``.
     ``moves``: plies from the deal to the last position. ``seconds``: time played.
     ``started``, ``ended``: UTC times in ISO 8601 (``2024-05-01T12:00:00+00:00``).
-    Make one with :meth:`from_game`.
+    ``peek``: the player had the all-seeing help on (hints and verdicts that know the
+    hidden cards) at some time in the game. Make one with :meth:`from_game`.
     """
 
     seed: int | None
@@ -191,6 +198,7 @@ class GameRecord:
     solution_used: bool
     started: str
     ended: str
+    peek: bool = False
 
     def __post_init__(self) -> None:
         _check_deal(self.seed, self.deck)
@@ -201,8 +209,9 @@ class GameRecord:
         for name in ("moves", "undos", "hints"):
             _check_count(name, getattr(self, name))
         _check_seconds(self.seconds)
-        if type(self.solution_used) is not bool:
-            raise StatsError(f"solution_used is True or False, not {shown(self.solution_used)}")
+        for name in ("solution_used", "peek"):
+            if type(getattr(self, name)) is not bool:
+                raise StatsError(f"{name} is True or False, not {shown(getattr(self, name))}")
         for name in ("started", "ended"):
             _check_time(name, getattr(self, name))
 
@@ -217,6 +226,7 @@ class GameRecord:
         solution_used: bool = False,
         started: datetime | None = None,
         ended: datetime | None = None,
+        peek: bool = False,
     ) -> GameRecord:
         """The record of ``game`` as it stands: won, lost, or else abandoned. The widget
         passes what it counted; ``ended`` is now unless given, ``started`` is ``seconds``
@@ -237,6 +247,7 @@ class GameRecord:
             solution_used=solution_used,
             started=start.isoformat(timespec="seconds"),
             ended=end.isoformat(timespec="seconds"),
+            peek=peek,
         )
 
     @property
@@ -331,7 +342,9 @@ class PresetSummary:
     """The games played under one set of rules. ``win_rate`` and its 95% Wilson interval
     (``win_rate_low``, ``win_rate_high``) are ``None`` before the first game. An abandoned
     game counts as played and not won, and ends a streak. ``best_time`` (seconds) and
-    ``fewest_moves`` are over the wins played without the solver's Solution."""
+    ``fewest_moves`` are over the wins played without the solver's Solution. ``peeked``
+    and ``won_peeking``: the games played, and won, with peek on (the help that knows the
+    hidden cards), so that fair play and peeking can be told apart."""
 
     preset: str
     rules: str
@@ -346,6 +359,8 @@ class PresetSummary:
     best_streak: int
     best_time: float | None
     fewest_moves: int | None
+    peeked: int = 0
+    won_peeking: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -383,16 +398,16 @@ class Summary:
 
 
 def _groups(rows: Any) -> dict[str, list[tuple]]:
-    """(result, moves, seconds, solution_used) by rules key, leaving out nonsense rows."""
+    """(result, moves, seconds, solution_used, peek) by rules key, leaving out nonsense rows."""
     groups: dict[str, list[tuple]] = {}
-    for key, result, moves, seconds, solution_used in rows:
+    for key, result, moves, seconds, solution_used, peek in rows:
         if (
             _is_key(key)
             and result in RESULTS
             and type(moves) is int
             and isinstance(seconds, (int, float))
         ):
-            groups.setdefault(key, []).append((result, moves, seconds, solution_used))
+            groups.setdefault(key, []).append((result, moves, seconds, solution_used, peek))
     return groups
 
 
@@ -405,9 +420,11 @@ def _is_key(key: Any) -> bool:
 
 
 def _summarise(key: str, rows: list[tuple]) -> PresetSummary:
-    """``rows``: (result, moves, seconds, solution_used) of one rules' games, oldest first."""
+    """``rows``: (result, moves, seconds, solution_used, peek) of one rules' games, oldest
+    first."""
     results = [row[0] for row in rows]
     played, won = len(results), results.count("won")
+    peeked = [row[0] for row in rows if row[4]]
     fair_wins = [row for row in rows if row[0] == "won" and not row[3]]
     low, high = wilson(won, played) if played else (None, None)
     current = best = 0
@@ -428,6 +445,8 @@ def _summarise(key: str, rows: list[tuple]) -> PresetSummary:
         best_streak=best,
         best_time=min((row[2] for row in fair_wins), default=None),
         fewest_moves=min((row[1] for row in fair_wins), default=None),
+        peeked=len(peeked),
+        won_peeking=peeked.count("won"),
     )
 
 
@@ -439,8 +458,17 @@ def _order(key: str) -> tuple:
 # ----------------------------------------------------------------------------- the store
 
 _COLUMNS = tuple(f.name for f in fields(GameRecord))
+_SUMMARY_COLUMNS = ("rules", "result", "moves", "seconds", "solution_used", "peek")
 _INSERT = f"INSERT INTO games ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})"
-_SELECT = f"SELECT {', '.join(_COLUMNS)} FROM games"
+#: What a file of version 1 (before the ``peek`` column) says instead: what migration 2 sets.
+_OLD_PEEK = "(hints > 0 OR solution_used)"
+
+
+def _select(db: sqlite3.Connection, columns: tuple[str, ...] = _COLUMNS) -> str:
+    """SELECT ``columns`` FROM games, for a file of any version this code reads (a file
+    read without writing is not upgraded: an older one gets the values its upgrade sets)."""
+    names = [_OLD_PEEK if c == "peek" and _version(db) < 2 else c for c in columns]
+    return f"SELECT {', '.join(names)} FROM games"
 
 
 class Stats:
@@ -505,7 +533,7 @@ class Stats:
         count = _limit(limit)
 
         def work(db: sqlite3.Connection) -> list[GameRecord]:
-            query = f"{_SELECT}{where} ORDER BY ended DESC, id DESC LIMIT ?"
+            query = f"{_select(db)}{where} ORDER BY ended DESC, id DESC LIMIT ?"
             return _records(db.execute(query, (*params, count)))
 
         with self._lock:
@@ -519,16 +547,16 @@ class Stats:
         count = _limit(recent)
 
         def work(db: sqlite3.Connection) -> tuple[list[tuple], list[GameRecord]]:
-            query = f"SELECT rules, result, moves, seconds, solution_used FROM games{where}"
+            query = _select(db, _SUMMARY_COLUMNS) + where
             rows = list(db.execute(query + " ORDER BY ended, id", params))
-            newest = f"{_SELECT}{where} ORDER BY ended DESC, id DESC LIMIT ?"
+            newest = f"{_select(db)}{where} ORDER BY ended DESC, id DESC LIMIT ?"
             return rows, _records(db.execute(newest, (*params, count)))
 
         with self._lock:  # the file and the pending games at one moment (see _write)
             rows, newest = self._guarded(lambda: self._read(work, ([], [])), ([], []))
             waiting = [r for r in self._pending if _selects(preset, r)]
             problem = self.problem
-        rows += [(r.rules, r.result, r.moves, r.seconds, r.solution_used) for r in waiting]
+        rows += [tuple(getattr(r, name) for name in _SUMMARY_COLUMNS) for r in waiting]
         groups = _groups(rows)
         presets = [_summarise(key, groups[key]) for key in sorted(groups, key=_order)]
         latest = sorted(newest + waiting, key=lambda r: r.ended, reverse=True)
@@ -542,7 +570,7 @@ class Stats:
         nothing then), ``OSError`` if ``path`` cannot be written. See :func:`read_csv`."""
 
         def work(db: sqlite3.Connection) -> list[GameRecord]:
-            return _records(db.execute(f"{_SELECT} ORDER BY ended, id"))
+            return _records(db.execute(f"{_select(db)} ORDER BY ended, id"))
 
         with self._lock:
             records = self._guarded(lambda: self._read(work, []), [])
@@ -813,8 +841,8 @@ def _transaction(db: sqlite3.Connection, begin: str) -> Iterator[None]:
 
 def _in_snapshot(db: sqlite3.Connection, work: Callable[[sqlite3.Connection], T], empty: T) -> T:
     with _transaction(db, "BEGIN"):  # every query of one read sees the same games
-        if _version(db) < SCHEMA_VERSION:
-            return empty  # made, and nothing recorded yet
+        if _version(db) == 0:
+            return empty  # made, and nothing recorded yet (an older version reads as is)
         return work(db)
 
 
@@ -845,6 +873,7 @@ def _to_row(record: GameRecord) -> tuple:
     row = [getattr(record, name) for name in _COLUMNS]
     row[0] = None if record.seed is None else str(record.seed)
     row[_COLUMNS.index("solution_used")] = int(record.solution_used)
+    row[_COLUMNS.index("peek")] = int(record.peek)
     return tuple(row)
 
 
@@ -856,6 +885,7 @@ def _records(rows: Any) -> list[GameRecord]:
             values = dict(zip(_COLUMNS, row, strict=True))
             values["seed"] = None if values["seed"] is None else int(values["seed"])
             values["solution_used"] = _flag(values["solution_used"], (1,), (0,))
+            values["peek"] = _flag(values["peek"], (1,), (0,))
             values["seconds"] = float(values["seconds"])
             records.append(GameRecord(**values))
     return records
@@ -881,6 +911,7 @@ def records_to_csv(records: list[GameRecord]) -> str:
     for record in records:
         row = ["" if value is None else value for value in _to_row(record)]
         row[_COLUMNS.index("solution_used")] = "yes" if record.solution_used else "no"
+        row[_COLUMNS.index("peek")] = "yes" if record.peek else "no"
         writer.writerow(row)
     return out.getvalue()
 
@@ -890,20 +921,23 @@ def read_csv(path: str | os.PathLike) -> list[GameRecord]:
     naming the line if one is not a game."""
     with open(path, encoding="utf-8", newline="") as handle:
         reader = csv.reader(handle)
-        if tuple(next(reader, ())) != _COLUMNS:
+        header = tuple(next(reader, ()))
+        if header not in (_COLUMNS, _COLUMNS[:-1]):  # an export from before ``peek``
             raise StatsError(f"{Path(path).name} is not a statistics export: its header differs")
-        return [_from_csv(Path(path).name, reader.line_num, row) for row in reader]
+        return [_from_csv(Path(path).name, reader.line_num, header, row) for row in reader]
 
 
-def _from_csv(name: str, line: int, row: list[str]) -> GameRecord:
+def _from_csv(name: str, line: int, header: tuple[str, ...], row: list[str]) -> GameRecord:
     try:
-        values: dict[str, Any] = dict(zip(_COLUMNS, row, strict=True))
+        values: dict[str, Any] = dict(zip(header, row, strict=True))
         values["seed"] = int(values["seed"]) if values["seed"] else None
         values["deck"] = values["deck"] or None
         for count in ("moves", "undos", "hints"):
             values[count] = int(values[count])
         values["seconds"] = float(values["seconds"])
         values["solution_used"] = _flag(values["solution_used"], ("yes",), ("no",))
+        if "peek" in values:
+            values["peek"] = _flag(values["peek"], ("yes",), ("no",))
         return GameRecord(**values)
     except ValueError as error:  # StatsError and RulesError are ValueErrors too
         raise StatsError(f"{name}, line {line}: not a game ({error})") from None

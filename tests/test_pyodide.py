@@ -423,4 +423,4 @@ def test_the_sites_notebook_plays(site_report: dict) -> None:
     opened = [m for m in shown["comms"] if m["type"] == "comm_open" and m["model"] == "AnyModel"]
     assert opened and opened[0]["esm"] > 1000, shown["comms"]  # the front end goes with it
     assert site_report["widget"]["seed"] == 27
-    assert site_report["widget"]["message"].startswith("Solver:"), site_report["widget"]
+    assert site_report["widget"]["message"].startswith("Honest hint:"), site_report["widget"]

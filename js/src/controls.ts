@@ -29,6 +29,7 @@ const VERDICTS: Record<string, string> = {
   unwinnable: "lost for good ✗",
   unknown: "unknown ?",
   won: "won ✓",
+  chance: "chance to win:",
 };
 
 function button(label: string, action: string, title: string): HTMLButtonElement {
@@ -62,6 +63,7 @@ export class Controls {
   private readonly fourColour = el("input", "");
   private readonly themeSelect = el("select", "mw-select");
   private readonly winnableBox = el("input", "");
+  private readonly peekBox = el("input", "");
   /** The deal and the rules on show; a click opens the Rules panel. */
   private readonly gameName = button("", "rules", "Show the rules of this game");
   readonly verdict = el("span", "mw-verdict");
@@ -123,7 +125,7 @@ export class Controls {
 
     const solve = group(
       "solve",
-      button("Solution ▶", "solution", "Let the solver play this deal from here"),
+      button("Solution ▶", "solution", "Let the solver play this deal from here (it peeks: the solver knows the stock, whatever Peek says)"),
       button("■ Stop", "stop", "Stop the solution playing back, or Think longer"),
     );
     const more = group("more");
@@ -154,6 +156,12 @@ export class Controls {
     }
     this.themeSelect.addEventListener("change", () => this.settings.theme(this.themeSelect.value as ThemeChoice));
     theme.append(this.themeSelect);
+    const peek = el("label", "mw-check");
+    peek.title = "Off (fair play): Hint and the chance to win look only at what you can see. On: they come from the solver, which knows the stock";
+    this.peekBox.type = "checkbox";
+    this.peekBox.dataset.role = "peek";
+    this.peekBox.addEventListener("change", () => this.send({ type: "peek", on: this.peekBox.checked }));
+    peek.append(this.peekBox, document.createTextNode(" Peek at hidden cards"));
     const keep = el("div", "mw-menu-items");
     keep.append(
       button("Save", "save", "Save this game in the notebook's folder"),
@@ -161,7 +169,7 @@ export class Controls {
       button("Statistics", "stats", "Games played and won, streaks and best times"),
     );
     for (const item of keep.children) item.setAttribute("role", "menuitem");
-    this.menuMain.append(keep, colours, theme);
+    this.menuMain.append(keep, colours, theme, peek);
     this.menu.append(this.menuMain);
   }
 
@@ -206,7 +214,7 @@ export class Controls {
       this.status.append(item);
     }
     const check = el("label", "mw-check");
-    check.title = "After each move, let the solver check whether this deal can still be won";
+    check.title = "After each move, weigh the chance to win from what you can see (with Peek: let the solver, which knows the stock, check whether this deal can still be won)";
     this.winnableBox.type = "checkbox";
     this.winnableBox.addEventListener("change", () => this.send({ type: "winnable", on: this.winnableBox.checked }));
     check.append(this.winnableBox, document.createTextNode(" Winnable?"));
@@ -324,6 +332,8 @@ export class Controls {
     this.buttons.get("finish")!.hidden = !can.has("finish"); // there when it can be used
     this.seed.disabled = this.preset.disabled = !can.has("new");
     this.winnableBox.disabled = !can.has("winnable");
+    this.peekBox.checked = view.peek;
+    this.peekBox.disabled = !can.has("peek");
     this.busy = view.busy;
     this.enableSolverTools();
     this.settleSeedBox(view);

@@ -102,6 +102,8 @@ export interface GameView {
   mode: Mode;
   /** What Stop stops: the solver's solution playing back, or Think longer. */
   busy: "solution" | "think" | null;
+  /** Peek: the help may use the hidden cards (the solver's); false: fair play, honest help. */
+  peek: boolean;
   /** The toolbar's actions that do something now (milligan_widget/widget/modes.py). */
   actions: string[];
   lesson?: LessonView;
@@ -126,6 +128,9 @@ export interface PresetStats {
   best_streak: number;
   best_time: number | null;
   fewest_moves: number | null;
+  /** Games played with Peek on at some time, and those won. */
+  peeked: number;
+  won_peeking: number;
 }
 
 export interface RecentGame {
@@ -135,6 +140,8 @@ export interface RecentGame {
   moves: number;
   seconds: number;
   ended: string;
+  /** Played with Peek on at some time. */
+  peek: boolean;
 }
 
 /** The Statistics panel's data (the ``statistics`` trait): no deck in it. */
@@ -182,7 +189,8 @@ export interface RulesInfo {
 export interface Analysis {
   /** The "still winnable?" indicator is on. */
   enabled: boolean;
-  state: "checking" | "winnable" | "unwinnable" | "unknown" | "won" | null;
+  /** "chance": fair play's verdict, the chance to win from what the player sees, in `why`. */
+  state: "checking" | "winnable" | "unwinnable" | "unknown" | "won" | "chance" | null;
   /** Why, in a player's words: "the solver found a win in 150 moves", the card trapped for
    * good, "no answer within 3 s", "thinking… 12 s, 130,000 positions" ("" with no state). */
   why: string;
@@ -221,6 +229,6 @@ export type Request =
   | { type: "next" | "previous" | "close" }
   | { type: "goto_step"; index: number }
   | { type: "solution" | "stop" | "think" }
-  | { type: "winnable"; on: boolean }
+  | { type: "winnable" | "peek"; on: boolean }
   | { type: "seek"; ply: number }
   | { type: "new"; seed: string | null; rules: string | null };

@@ -82,6 +82,8 @@ class Keeping:
             table.publish(message="" if kept is None else "A fresh game then. Good luck!")
         else:
             table.take_up(kept, "Resumed your last game")
+            if table.autosave is not None and table.autosave.kept_peek:
+                table.set_peek(True)  # it was played peeking: it goes on so, and counts so
         if kept is not None and table.autosave is not None:
             table.autosave.answer_offer()
 

@@ -31,7 +31,13 @@ from milligan_widget import Game, IllegalMoveError, Move, Rules, solver
 from milligan_widget.lessons import Feedback, Lesson, LessonRun
 from milligan_widget.stats import Stats, default_folder
 from milligan_widget.widget import modes, requests
-from milligan_widget.widget.assistant import HINT_TIME, NO_ANALYSIS, THINK_TIME, WINNABLE_TIME
+from milligan_widget.widget.assistant import (
+    HINT_TIME,
+    NO_ANALYSIS,
+    THINK_TIME,
+    WINNABLE_TIME,
+    HonestBudget,
+)
 from milligan_widget.widget.assistant.jobs import check_seconds
 from milligan_widget.widget.helping import Helping
 from milligan_widget.widget.keeping import Keeping
@@ -97,6 +103,8 @@ class MilliganWidget(anywidget.AnyWidget):
         game: Game | None = None,
         lesson: Lesson | LessonRun | None = None,
         replay_viewer: bool = False,
+        peek: bool = False,
+        honest: HonestBudget | None = None,
         hint_time: float = HINT_TIME,
         check_winnable: bool = False,
         winnable_time: float = WINNABLE_TIME,
@@ -117,6 +125,10 @@ class MilliganWidget(anywidget.AnyWidget):
             log=self.log,
         )
         self._lock = table.lock
+        if honest is not None:
+            table.assistant.honest = honest
+        table.assistant.set_peek(bool(peek))
+        table.card.peek = bool(peek)
         self.winnable_time = winnable_time
         table.assistant.indicator.on = bool(check_winnable)
         self._playing, self._lessons = Playing(table), Lessons(table)
@@ -176,6 +188,22 @@ class MilliganWidget(anywidget.AnyWidget):
     @winnable_time.setter
     def winnable_time(self, value: float) -> None:
         self._table.assistant.indicator.seconds = value
+
+    @property
+    def peek(self) -> bool:
+        """Whether the help may use the hidden cards. Off (the default, fair play): Hint
+        and the indicator look only at what the player can see (the stock's order and the
+        face-down cards are sampled: :mod:`milligan_widget.analysis`). On: they come from
+        the solver, which knows the stock, and say so; a game played with peek on at any
+        time counts as peeked in the statistics. The toolbar's "⋯" menu toggles it."""
+        return self._table.assistant.peek
+
+    @peek.setter
+    @_locked
+    def peek(self, on: bool) -> None:
+        if not isinstance(on, bool):
+            raise TypeError(f"peek is True or False, not {on!r:.40}")
+        self._table.set_peek(on)
 
     @property
     def check_winnable(self) -> bool:
@@ -333,6 +361,7 @@ class MilliganWidget(anywidget.AnyWidget):
         game = keeper.read()
         if game is None:
             raise ValueError(keeper.problem or f"No game is kept for {key!r} to resume.")
+        kwargs.setdefault("peek", keeper.kept_peek)  # as it was played
         return cls(game=game, autosave=key, **kwargs)
 
     def on_move(self, callback: MoveCallback, remove: bool = False) -> None:
@@ -524,7 +553,7 @@ class MilliganWidget(anywidget.AnyWidget):
         count = len(mode.moves) if isinstance(mode, modes.Replay) else 0
         request = requests.parse(content, self.game, count, steps)
         table.require(request.kind)
-        if request.kind not in ("stop", "winnable", "stats"):
+        if request.kind not in ("stop", "winnable", "peek", "stats"):
             table.assistant.cancel_solution()  # the player takes over from the solution
         self._handlers()[request.kind](request)
 
@@ -542,6 +571,7 @@ class MilliganWidget(anywidget.AnyWidget):
             "solution": lambda _: helping.show_solution(),
             "stop": lambda _: helping.stop() or self._table.publish(message="Nothing to stop."),
             "winnable": lambda r: setattr(self, "check_winnable", r.on),
+            "peek": lambda r: setattr(self, "peek", r.on),
             "auto": lambda _: playing.autoplay(),
             "finish": lambda _: helping.finish(),
             "stats": lambda _: keeping.show_statistics(),

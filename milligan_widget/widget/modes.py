@@ -51,7 +51,7 @@ NOT_IN_PLAY = "That control belongs to a lesson or a replay."
 # The requests that belong to a lesson or the replay viewer, which play refuses.
 NOT_PLAY = ("next", "previous", "goto_step", "seek", "close")
 # All the replay viewer takes: it is watched, not played.
-REPLAY_ONLY = ("seek", "close", "stats")
+REPLAY_ONLY = ("seek", "close", "stats", "peek")
 
 
 def refusal(mode: str, kind: str) -> str | None:
@@ -78,6 +78,7 @@ TOOLBAR: dict[str, Callable[[dict[str, Any]], bool]] = {
     "files": lambda view: True,
     "stats": lambda view: True,
     "winnable": lambda view: True,
+    "peek": lambda view: True,
 }
 
 
@@ -88,9 +89,9 @@ def actions(mode: str, view: dict[str, Any]) -> list[str]:
     >>> view = {"can_undo": True, "can_redo": False, "can_deal": True, "status": "playing",
     ...         "stats": {"moves": 3}, "busy": None}
     >>> actions("lesson", view)
-    ['undo', 'deal', 'restart', 'hint', 'stats']
+    ['undo', 'deal', 'restart', 'hint', 'stats', 'peek']
     >>> actions("replay", view)
-    ['stats']
+    ['stats', 'peek']
     """
     return [name for name, does in TOOLBAR.items() if refusal(mode, name) is None and does(view)]
 

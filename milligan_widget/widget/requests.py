@@ -35,6 +35,7 @@ REQUEST_TYPES = (
     "solution", "stop",  # play the solver's solution back; stop it (or Think longer)
     "think",  # Think longer: give the solver more time for the position on show
     "winnable",  # the "still winnable?" indicator on or off ({"on": true})
+    "peek",  # the help that knows the hidden cards ({"on": true}) or fair play ({"on": false})
     "finish",  # play every card left home, when that is all there is left to do
     "stats",  # open the Statistics panel
     "save", "files",  # save the game in the notebook's folder; list the saves there (Open)
@@ -178,7 +179,7 @@ class Request:
     move: Move | None = None  # "move"
     seed: int | None = None  # "new": None for a random deal
     rules: str | None = None  # "new": None for the same rules
-    on: bool = False  # "winnable"
+    on: bool = False  # "winnable", "peek", "resume"
     number: int = 0  # "seek": the ply; "goto_step": the step's index
     name: str = ""  # "open": a save file's name (checked against the folder when opened)
 
@@ -198,7 +199,7 @@ def parse(content: Any, game: Game, replay_moves: int = 0, lesson_steps: int = 0
     if kind == "new":
         seed, rules = _parse_seed(content.get("seed")), _parse_rules(content.get("rules"))
         return Request(kind, seed=seed, rules=rules)
-    if kind in ("winnable", "resume"):
+    if kind in ("winnable", "peek", "resume"):
         return Request(kind, on=_parse_on(content))
     if kind == "open":
         return Request(kind, name=_parse_name(content.get("name")))

@@ -47,6 +47,7 @@ class Scorecard:
     undos: int = 0
     hints: int = 0
     solution_used: bool = False
+    peek: bool = False  # the help that knows the hidden cards was on at some time
     counted: bool = False
     ended: float | None = None  # when the clock stopped: the game is over
 
@@ -110,6 +111,7 @@ class Scorekeeper:
             hints=card.hints,
             solution_used=card.solution_used,
             started=card.began,
+            peek=card.peek,
         )
         self.stats.record_later(record, self._written)
         if game.status == "won":  # the game counts in the summary while it is written

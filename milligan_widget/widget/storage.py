@@ -26,6 +26,7 @@ import atexit
 import contextlib
 import hashlib
 import itertools
+import json
 import logging
 import os
 import re
@@ -40,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from milligan_widget import Game, SaveFileError
-from milligan_widget.savefile import MAX_SAVE_BYTES
+from milligan_widget.savefile import MAX_SAVE_BYTES, to_document, write_atomic
 
 PREFIX = "milligan-"
 MAX_LISTED = 50  # the newest saves Open lists
@@ -316,6 +317,46 @@ def _at_exit() -> None:
 
 
 _NOTHING = object()  # no change to write
+#: The auto-save's envelope: the saved game (its own format, unchanged) and what the widget
+#: keeps about it beside the game: ``peek``, was the help that knows the hidden cards on.
+AUTOSAVE_FORMAT = "milligan-widget/autosave"
+
+
+def envelope(game: Game, peek: bool) -> str:
+    """The auto-save's text for ``game``.
+
+    >>> json.loads(envelope(Game.new(8), True))["peek"]
+    True
+    """
+    document = {"format": AUTOSAVE_FORMAT, "version": 1, "peek": peek, "game": to_document(game)}
+    return json.dumps(document, separators=(",", ":"))
+
+
+def open_envelope(path: Path) -> tuple[Game, bool]:
+    """The game kept in ``path`` and its ``peek``; a plain saved game (an auto-save from
+    before the envelope) has peek off. SaveFileError if it cannot be read."""
+    if path.stat().st_size > MAX_SAVE_BYTES + 1_000:
+        return Game.load(path), False  # refused with the saved game's own words
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        return Game.load(path), False  # refused with the saved game's own words
+    try:
+        document = json.loads(text)
+    except ValueError:
+        return Game.from_json(text), False  # says why in the saved game's words
+    if not isinstance(document, dict) or document.get("format") != AUTOSAVE_FORMAT:
+        return Game.from_json(text), False
+    peek = document.get("peek")
+    if (
+        document.get("version") != 1
+        or not isinstance(peek, bool)
+        or set(document) != {"format", "version", "peek", "game"}
+    ):
+        raise SaveFileError("the auto-save's envelope is not one this version reads")
+    return Game.from_json(json.dumps(document["game"])), peek
+
+
 Tell = Callable[[str], None]  # says something to the player, in the status line
 
 
@@ -342,19 +383,21 @@ class Autosave:
         self._state = threading.Lock()
         self._next: Any = _NOTHING  # the game to keep (None: none), for the writer
         self._drop_offer = False  # the offer was answered: its file goes
+        self.kept_peek = False  # the peek of the game read last (:meth:`read`, the offer)
 
-    def write(self, game: Game) -> None:
-        """Keep ``game`` if it is in progress (else forget the one kept); never raises."""
+    def write(self, game: Game, peek: bool = False) -> None:
+        """Keep ``game`` if it is in progress (else forget the one kept), with ``peek``
+        (the help knew the hidden cards); never raises."""
         if self._blocked:
             return
         if game.status != "playing" or not game.ply:
             self.clear()
             return
-        key = (id(game), game.seed, game.ply, str(game.history[-1]), len(game.redo_moves))
+        key = (id(game), game.seed, game.ply, str(game.history[-1]), len(game.redo_moves), peek)
         if key == self._written:
             return
         self._written = key
-        self._stage(game.copy())
+        self._stage((game.copy(), peek))
 
     def clear(self) -> None:
         if self._blocked or (self._written is None and not self.path.exists()):
@@ -403,7 +446,8 @@ class Autosave:
     def _newest(self) -> tuple[Game | None, Path | None]:
         for path in (self.path, self.offered_path):
             try:
-                return Game.load(path), path
+                game, self.kept_peek = open_envelope(path)
+                return game, path
             except FileNotFoundError:
                 continue
             except (SaveFileError, OSError) as exc:
@@ -415,7 +459,7 @@ class Autosave:
                 break
         return None, None
 
-    def _stage(self, game: Game | None) -> None:
+    def _stage(self, game: tuple[Game, bool] | None) -> None:
         with self._state:
             self._next = game
         _writer(self.path).submit(self._sync)
@@ -434,10 +478,10 @@ class Autosave:
             with self._state:
                 self._drop_offer = False
 
-    def _save(self, game: Game) -> bool:
+    def _save(self, kept: tuple[Game, bool]) -> bool:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            game.save(self.path)
+            write_atomic(self.path, envelope(*kept))
         except (OSError, SaveFileError) as exc:
             reason = getattr(exc, "strerror", None) or exc
             self.problem = (

@@ -148,7 +148,7 @@ class Table:
         self.assistant.switch(line)
         self.player, self.mode = game, modes.Play(game)
         self._number += 1
-        self.card = Scorecard() if card is None else card
+        self.card = Scorecard(peek=self.assistant.peek) if card is None else card
 
     def show_mode(self, mode: modes.Play, message: str = "", rules_changed: bool = False) -> None:
         """Put ``mode`` on show (a lesson, the replay viewer, or play again) and publish."""
@@ -189,6 +189,17 @@ class Table:
             self.switch_to(game)
         self.publish(message=f"{words}: {self.welcome()}", rules_changed=True,
                      panel_changed=True)  # fmt: skip
+
+    def set_peek(self, on: bool) -> None:
+        """Peek on (hints and verdicts from the solver, which knows the stock) or off (from
+        what the player sees): the game in play counts as peeked once peek was on in it."""
+        self.assistant.set_peek(on)
+        if on:
+            self.card.peek = True
+            words = "Peek is on: hints and verdicts come from the solver, which knows the stock."
+        else:
+            words = "Fair play: hints and the chance to win look only at what you can see."
+        self.publish(message=words)
 
     def position(self) -> Key:
         """What identifies the position on show: the number of the game on show (another
@@ -312,6 +323,7 @@ class Table:
             game, rev=self._rev, message=message, kind=kind, last=last, hint=hint, elapsed=elapsed
         )
         view["busy"] = self.assistant.busy
+        view["peek"] = self.assistant.peek
         if self.mode.own_game:
             self._add_play_state(view)
         self.mode.add_to(view)
@@ -340,7 +352,7 @@ class Table:
         """Auto-save the game in play: after the frame (the player waits for the view, not
         for the disk), written in the background."""
         if self.mode.own_game and self.autosave is not None:
-            self.autosave.write(self.player)
+            self.autosave.write(self.player, self.card.peek)
 
     def tell(self, text: str) -> None:
         """Say ``text`` in the status line, from any thread (the auto-save's and the

@@ -230,21 +230,38 @@ def test_hint_highlights_and_explains(notebook: Notebook) -> None:
         notebook.kernel.run("widget.hint_time = 2.0")
 
 
-def test_hint_on_deal_8_comes_from_the_solver(notebook: Notebook) -> None:
+def test_the_peek_toggle_changes_what_hint_says(notebook: Notebook) -> None:
     fresh_game(notebook, seed=8)
     notebook.kernel.run("widget.hint_time = 10")  # a margin on a loaded machine (~1 s quiet)
-    notebook.widget.locator('button[data-action="hint"]').click()
+    hint = notebook.widget.locator('button[data-action="hint"]')
+    hint.click()  # fair play, the default: the honest hint
     expect(notebook.message()).to_have_attribute("data-kind", "hint", timeout=20_000)
-    expect(notebook.message()).to_contain_text("Solver: ")
-    expect(notebook.message()).to_contain_text("the solver sees a win")
-    expect(notebook.widget.locator(".mw-hint, .mw-hint-target")).not_to_have_count(0)
-    assert history(notebook) == []
+    expect(notebook.message()).to_contain_text("Honest hint: ")
+    expect(notebook.message()).to_contain_text("looking only at what you can see")
+    expect(notebook.message()).not_to_contain_text("knows the stock")
     assert notebook.kernel.eval("widget.wait(30)") is True
-    notebook.kernel.run("widget.hint_time = 2.0")
+    notebook.widget.locator('button[data-action="more"]').click()
+    peek = notebook.widget.locator('.mw-menu input[data-role="peek"]')
+    expect(peek).not_to_be_checked()
+    peek.check()
+    try:
+        expect(notebook.message()).to_contain_text("Peek is on")
+        assert notebook.kernel.eval("widget.peek") is True
+        notebook.page.keyboard.press("Escape")
+        hint.click()
+        expect(notebook.message()).to_contain_text("Solver: ", timeout=20_000)
+        expect(notebook.message()).to_contain_text("the solver, which knows the stock, sees a win")
+        expect(notebook.widget.locator(".mw-hint, .mw-hint-target")).not_to_have_count(0)
+        assert history(notebook) == []
+        assert notebook.kernel.eval("widget.wait(30)") is True
+    finally:
+        notebook.kernel.run("widget.peek = False; widget.hint_time = 2.0")
+    expect(peek).not_to_be_checked()
 
 
 def test_the_winnable_indicator_and_the_solution_with_stop(notebook: Notebook) -> None:
     fresh_game(notebook, seed=8)
+    notebook.kernel.run("widget.peek = True")  # the solver's verdict
     notebook.kernel.run("widget.winnable_time = 10")  # a margin on a loaded machine
     box = notebook.widget.locator("label.mw-check", has_text="Winnable?").locator("input")
     verdict = notebook.widget.locator(".mw-verdict")
@@ -272,7 +289,7 @@ def test_the_winnable_indicator_and_the_solution_with_stop(notebook: Notebook) -
         box.uncheck()
         expect(verdict).to_be_hidden()
         notebook.kernel.run("widget.stop()\nassert widget.wait(30)")  # no solver left running
-        notebook.kernel.run("widget.winnable_time = 3.0")
+        notebook.kernel.run("widget.winnable_time = 3.0; widget.peek = False")
 
 
 # ------------------------------------------------------------------ Python drives the layout
@@ -355,6 +372,7 @@ widget.game = Game.from_layout(_columns, _found, rules="millie")
 
 def test_the_indicator_names_the_card_trapped_for_good(notebook: Notebook) -> None:
     notebook.kernel.run(TRAPPED)
+    notebook.kernel.run("widget.peek = True")  # the solver's verdict names the trapped card
     assert notebook.kernel.eval("widget.game.status") == "playing"  # moves are left
     box = notebook.widget.locator("label.mw-check", has_text="Winnable?").locator("input")
     verdict = notebook.widget.locator(".mw-verdict")
@@ -366,6 +384,7 @@ def test_the_indicator_names_the_card_trapped_for_good(notebook: Notebook) -> No
     finally:
         box.uncheck()
         expect(verdict).to_be_hidden()
+        notebook.kernel.run("widget.peek = False")
         fresh_game(notebook)
 
 

@@ -39,7 +39,7 @@ def _board_top(nb: Notebook) -> float:
 
 def test_ticking_winnable_does_not_push_the_board_down(notebook: Notebook) -> None:
     fresh_game(notebook, seed=19)  # no answer within 1 s: "Think longer" shows too
-    notebook.kernel.run("widget.winnable_time = 1")
+    notebook.kernel.run("widget.winnable_time = 1; widget.peek = True")  # the widest line
     settle(notebook.page, notebook.widget)
     top = _board_top(notebook)
     box = notebook.widget.locator("label.mw-check", has_text="Winnable?").locator("input")
@@ -51,7 +51,7 @@ def test_ticking_winnable_does_not_push_the_board_down(notebook: Notebook) -> No
         notebook.screenshot("winnable-ticked.png")
     finally:
         box.uncheck()
-        notebook.kernel.run("widget.stop(); widget.winnable_time = 3.0")
+        notebook.kernel.run("widget.stop(); widget.winnable_time = 3.0; widget.peek = False")
         assert notebook.kernel.eval("widget.wait(30)") is True
     assert _board_top(notebook) == top
 

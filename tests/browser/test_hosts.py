@@ -101,8 +101,8 @@ def test_notebook7_shows_the_game(notebook7: Notebook) -> None:
     assert_full_layout(notebook7)
     expect(notebook7.widget).to_have_attribute("data-lm-suppress-shortcuts", "true")
     # play.ipynb run from the top leaves the game as its cells say: the hint of deal 27 (its
-    # demo cells try their moves on a copy, and leave no "Undone: …" behind).
-    expect(notebook7.message()).to_contain_text("Solver: ")
+    # demo cells try their moves on a copy, and leave no "Undone: …" behind), fair by default.
+    expect(notebook7.message()).to_contain_text("Honest hint: ")
     expect(notebook7.widget.locator('[data-role="game-name"]')).to_contain_text("Deal #27")
     notebook7.screenshot("notebook7.png")
 

@@ -529,8 +529,9 @@ def test_a_whole_game_won_by_real_mouse_gestures(notebook: Notebook) -> None:
     expect(banner.locator(".mw-streak")).to_be_visible()  # a win starts or extends a streak
     notebook.screenshot("won-by-hand.png")
     # The win counts: the Statistics sheet (in the "⋯" menu) shows it as Python has it.
-    won = notebook.kernel.eval(
-        "__import__('milligan_widget.stats').stats.Stats().summary().get('classic').won"
+    won, peeked, won_peeking = notebook.kernel.eval(
+        "(lambda p: (p.won, p.peeked, p.won_peeking))"
+        "(__import__('milligan_widget.stats').stats.Stats().summary().get('classic'))"
     )
     assert won >= 1
     notebook.widget.locator('button[data-action="more"]').click()
@@ -539,7 +540,10 @@ def test_a_whole_game_won_by_real_mouse_gestures(notebook: Notebook) -> None:
     expect(sheet).to_be_visible()
     row = sheet.locator('tr[data-preset="classic"] td')
     expect(row.nth(2)).to_have_text(str(won))
-    expect(sheet.locator(".mw-recent li").first).to_contain_text("deal 8 (classic): won, 207 moves")
+    expect(row.nth(4)).to_have_text(f"{peeked} ({won_peeking})")  # fair play and peeking apart
+    newest = sheet.locator(".mw-recent li").first
+    expect(newest).to_contain_text("deal 8 (classic): won, 207 moves")
+    expect(newest).not_to_contain_text("peeked")  # played fair, the default
     notebook.screenshot("statistics.png")
     notebook.page.keyboard.press("Escape")
     expect(sheet).to_be_hidden()
@@ -582,7 +586,7 @@ def test_a_message_clears_when_the_next_card_is_picked_up(notebook: Notebook) ->
 # ------------------------------------------------------------------ the solver's tools
 def test_winnable_says_why_and_think_longer_shows_progress_and_stops(notebook: Notebook) -> None:
     fresh_game(notebook, seed=19)  # no answer within 5 s (1.7 million positions, compiled core)
-    notebook.kernel.run("widget.winnable_time = 1")
+    notebook.kernel.run("widget.winnable_time = 1; widget.peek = True")  # the solver's verdict
     why = notebook.widget.locator('[data-role="verdict-why"]')
     think = notebook.widget.locator('[data-action="think"]')
     box = notebook.widget.locator("label.mw-check", has_text="Winnable?").locator("input")
@@ -600,7 +604,7 @@ def test_winnable_says_why_and_think_longer_shows_progress_and_stops(notebook: N
         assert history(notebook) == []
     finally:
         box.uncheck()
-        notebook.kernel.run("widget.stop(); widget.winnable_time = 3.0")
+        notebook.kernel.run("widget.stop(); widget.winnable_time = 3.0; widget.peek = False")
 
 
 def test_winnable_reads_won_once_the_game_is_won(notebook: Notebook) -> None:

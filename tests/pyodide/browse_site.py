@@ -24,7 +24,7 @@ from tests.test_pyodide import serve
 
 IDLE = re.compile(r"Python \(Pyodide\) \| Idle")
 ANSWERED = (  # the hint's answer is in the game's message line
-    "() => /Solver:|Heuristic:/.test("
+    "() => /Honest hint:|Solver:|Heuristic:/.test("
     "document.querySelector('.mw-root .mw-message')?.textContent || '')"
 )
 

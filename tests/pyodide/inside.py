@@ -112,7 +112,7 @@ def widget_hint(seed: int, seconds: float) -> dict:
     """A fresh widget's hint (its solver runs in this thread)."""
     from milligan_widget import MilliganWidget
 
-    widget = MilliganWidget(seed=seed, hint_time=seconds)
+    widget = MilliganWidget(seed=seed, hint_time=seconds, peek=True)  # the solver's hint
     answer = widget.hint()
     move, why = answer if answer is not None else (None, "")
     return {
@@ -128,7 +128,7 @@ def widget_winnable(seed: int, seconds: float, move: str | None) -> dict:
     """Turn on "still winnable?", then play ``move``: the indicator's state each time."""
     from milligan_widget import MilliganWidget
 
-    widget = MilliganWidget(seed=seed, winnable_time=seconds)
+    widget = MilliganWidget(seed=seed, winnable_time=seconds, peek=True)  # the solver's check
     widget.check_winnable = True
     first = dict(widget.analysis)
     if move is not None:

@@ -63,7 +63,7 @@ class SlowSolver:
 def test_solver_hints_are_legal_and_keep_deal_8_winnable() -> None:
     from milligan_widget.solver import solve
 
-    widget = MilliganWidget(seed=8)
+    widget = MilliganWidget(peek=True, seed=8)
     assert widget.hint_time == 2.0
     widget.hint_time = 10  # a margin for a loaded machine: the solver wins deal 8 in ~1 s
     browser = Browser(widget)
@@ -86,7 +86,7 @@ def test_a_hint_that_finds_no_win_says_heuristic(monkeypatch) -> None:
     from milligan_widget import solver
 
     monkeypatch.setattr(solver, "solve", lambda game, **limits: solver.SolveResult("unknown"))
-    widget = MilliganWidget(seed=2)
+    widget = MilliganWidget(peek=True, seed=2)
     move, why = widget.hint()
     assert widget.view["message"].startswith("Heuristic: ") and "could not decide" in why
     assert (move, why.split(" (")[0]) == strategy.hint(widget.game)
@@ -96,6 +96,7 @@ def test_the_kernel_handles_clicks_while_the_solver_thinks(monkeypatch, widget_w
     import time
 
     widget, move = widget_with_move
+    widget.peek = True  # the solver's hint (it is stood in for here)
     slow = SlowSolver(monkeypatch, status="unknown")
     browser = Browser(widget)
     browser.request({"type": "hint"})
@@ -114,6 +115,7 @@ def test_the_indicator_checks_in_the_background_and_drops_stale_results(
     monkeypatch, widget_with_move
 ) -> None:
     widget, move = widget_with_move
+    widget.peek = True  # the solver's check (it is stood in for here)
     slow = SlowSolver(monkeypatch, status="unknown")
     browser = Browser(widget)
     assert widget.analysis == shown(None, enabled=False)
@@ -139,25 +141,27 @@ def test_the_indicator_checks_in_the_background_and_drops_stale_results(
 
 
 def test_the_indicator_on_deal_8_says_winnable() -> None:
-    widget = MilliganWidget(seed=8, check_winnable=True)
+    widget = MilliganWidget(peek=True, seed=8, check_winnable=True)
     assert widget.analysis == shown("checking", "the solver has up to 3 s")
     assert widget.wait(10)
     moves = len(widget.known_win)
-    assert widget.analysis == shown("winnable", f"the solver found a win in {moves} moves")
+    assert widget.analysis == shown(
+        "winnable", f"the solver, which knows the stock, found a win in {moves} moves"
+    )
     widget.start_lesson(__import__("milligan_widget.tutorial").tutorial.learn_the_rules())
     assert widget.analysis["state"] is None  # nothing to check in a lesson
 
 
 @pytest.mark.parametrize("request_", [{"type": "winnable"}, {"type": "winnable", "on": 1}])
 def test_a_bad_indicator_request_is_refused(request_) -> None:
-    widget = MilliganWidget(seed=3)
+    widget = MilliganWidget(peek=True, seed=3)
     browser = Browser(widget)
     view = browser.updated_view(browser.request(request_))
     assert view["kind"] == "error" and widget.check_winnable is False
 
 
 def test_show_solution_plays_deal_8_to_a_win_move_by_move() -> None:
-    widget = MilliganWidget(seed=8)
+    widget = MilliganWidget(peek=True, seed=8)
     browser = Browser(widget)
     widget.show_solution(time_limit=10, delay=0, wait=True)
     assert widget.game.status == "won" and widget.view["busy"] is None
@@ -173,7 +177,7 @@ def test_show_solution_plays_deal_8_to_a_win_move_by_move() -> None:
 def test_stop_stops_the_solution(monkeypatch) -> None:
     import time
 
-    widget = MilliganWidget(seed=8)
+    widget = MilliganWidget(peek=True, seed=8)
     browser = Browser(widget)
     widget.show_solution(time_limit=10, delay=0.2)
     deadline = time.monotonic() + 20
@@ -207,7 +211,7 @@ def test_the_solution_refuses_in_a_lesson_and_says_when_there_is_no_win(monkeypa
     from milligan_widget import solver
     from milligan_widget.tutorial import learn_the_rules
 
-    widget = MilliganWidget(seed=4, lesson=learn_the_rules())
+    widget = MilliganWidget(peek=True, seed=4, lesson=learn_the_rules())
     browser = Browser(widget)
     view = browser.updated_view(browser.request({"type": "solution"}))
     assert view["kind"] == "error"
@@ -222,7 +226,7 @@ def test_the_solution_refuses_in_a_lesson_and_says_when_there_is_no_win(monkeypa
 def test_a_lost_position_names_the_card_that_is_trapped_for_good() -> None:
     from tests.staging import stage
 
-    widget = MilliganWidget(game=stage({1: "JC QC", 2: "JC QC"}, rules="millie"))
+    widget = MilliganWidget(peek=True, game=stage({1: "JC QC", 2: "JC QC"}, rules="millie"))
     widget.show_solution(wait=True)
     assert widget.view["message"] == (
         "Solver: this position can no longer be won: Q♣ in column 1 can never move or go home."
@@ -234,12 +238,16 @@ def test_a_lost_position_names_the_card_that_is_trapped_for_good() -> None:
 
 
 def test_the_first_message_fits_the_game_on_show() -> None:
-    assert "Good luck" in MilliganWidget(seed=5).view["message"]
+    assert "Good luck" in MilliganWidget(peek=True, seed=5).view["message"]
     played = Game.new(5)
     played.play("2>6")
-    assert MilliganWidget(game=played).view["message"].startswith("Game #5 (classic) after 1 move")
+    assert (
+        MilliganWidget(peek=True, game=played)
+        .view["message"]
+        .startswith("Game #5 (classic) after 1 move")
+    )
     staged = Game.new(5).copy(history=False)
-    assert MilliganWidget(game=staged).view["message"].startswith("A staged position")
+    assert MilliganWidget(peek=True, game=staged).view["message"].startswith("A staged position")
 
 
 # ------------------------------------------------------------------ remembered wins, stopping
@@ -294,7 +302,7 @@ def test_a_win_the_indicator_finds_answers_hints_from_memory(monkeypatch) -> Non
         return found[-1]
 
     monkeypatch.setattr(solver, "solve", recording)
-    widget = MilliganWidget(seed=8, check_winnable=True, winnable_time=10)
+    widget = MilliganWidget(peek=True, seed=8, check_winnable=True, winnable_time=10)
     assert widget.wait(60)
     assert widget.analysis["state"] == "winnable"  # the solver wins deal 8 in a few seconds
     line = found[-1].moves
@@ -304,10 +312,15 @@ def test_a_win_the_indicator_finds_answers_hints_from_memory(monkeypatch) -> Non
         view = browser.updated_view(browser.request({"type": "hint"}))
         left = len(line) - ply
         assert view["kind"] == "hint" and view["message"].startswith("Solver: ")
-        assert view["message"].endswith(f"the solver sees a win from here in {left} moves.")
+        assert view["message"].endswith(
+            f"the solver, which knows the stock, sees a win from here in {left} moves."
+        )
         assert view["hint"]["text"] == str(line[ply])
         move, why = widget.hint()
-        assert move == line[ply] and why == f"the solver sees a win from here in {left} moves"
+        assert (
+            move == line[ply]
+            and why == f"the solver, which knows the stock, sees a win from here in {left} moves"
+        )
         widget.play(move)
         assert widget.analysis["state"] == "winnable"  # at once, no check
     assert fake.calls == []
@@ -327,21 +340,29 @@ def test_a_win_the_indicator_finds_answers_hints_from_memory(monkeypatch) -> Non
 
 
 def test_a_win_a_hint_finds_serves_the_indicator_and_the_solution(monkeypatch) -> None:
-    widget = MilliganWidget(seed=8)
+    widget = MilliganWidget(peek=True, seed=8)
     line = _some_line(widget.game)
     fake = LineSolver(monkeypatch, line)
     browser = Browser(widget)
     move, why = widget.hint()
-    assert move == line[0] and why == f"the solver sees a win from here in {len(line)} moves"
+    assert (
+        move == line[0]
+        and why == f"the solver, which knows the stock, sees a win from here in {len(line)} moves"
+    )
     assert widget.view["message"].startswith("Solver: ") and fake.calls == [()]
     widget.play(move)
     widget.check_winnable = True
-    assert widget.analysis == shown("winnable", f"the solver found a win in {len(line) - 1} moves")
+    assert widget.analysis == shown(
+        "winnable", f"the solver, which knows the stock, found a win in {len(line) - 1} moves"
+    )
     widget.check_winnable = False
     sent = browser.request({"type": "solution"})  # the first move may follow at once
     view = next(m["state"]["view"] for m in sent if "view" in m["state"])
     assert view["busy"] == "solution" and view["kind"] != "thinking"
-    assert view["message"] == f"Solution: the solver's win in {len(line) - 1} moves"
+    assert (
+        view["message"]
+        == f"Solution: a win of the solver, which knows the stock, in {len(line) - 1} moves"
+    )
     assert widget.wait(10) and fake.calls == [()]
     assert [str(m) for m in widget.game.history] == [str(m) for m in line]
 
@@ -351,7 +372,7 @@ def test_a_win_a_hint_finds_ends_the_indicators_check_at_once(monkeypatch) -> No
 
     from milligan_widget import solver
 
-    widget = MilliganWidget(seed=8, winnable_time=7)
+    widget = MilliganWidget(peek=True, seed=8, winnable_time=7)
     line = _some_line(widget.game)
     checking, stopped = threading.Event(), []
 
@@ -384,7 +405,7 @@ def test_a_win_a_hint_finds_ends_the_indicators_check_at_once(monkeypatch) -> No
     ids=["new deal", "assigned game", "lesson", "replay"],
 )
 def test_a_new_game_or_mode_forgets_the_win(monkeypatch, replace) -> None:
-    widget = MilliganWidget(seed=8)
+    widget = MilliganWidget(peek=True, seed=8)
     fake = LineSolver(monkeypatch, _some_line(widget.game))
     widget.hint()
     widget.hint()  # remembered
@@ -401,7 +422,7 @@ def _tutorial() -> Any:
 
 
 def test_a_win_found_for_a_game_no_longer_on_show_is_not_remembered(monkeypatch) -> None:
-    widget = MilliganWidget(seed=8)
+    widget = MilliganWidget(peek=True, seed=8)
     slow = StoppableSolver(monkeypatch, status="winnable")
     slow.obey = False  # a solve that does not notice it was stopped
     widget.hint(wait=False)
@@ -418,6 +439,7 @@ def test_a_win_found_for_a_game_no_longer_on_show_is_not_remembered(monkeypatch)
 
 def test_a_check_for_a_position_left_is_stopped(monkeypatch, widget_with_move) -> None:
     widget, move = widget_with_move
+    widget.peek = True  # the solver's check (it is stood in for here)
     slow = StoppableSolver(monkeypatch)
     browser = Browser(widget)
     browser.request({"type": "winnable", "on": True})
@@ -438,6 +460,7 @@ def test_a_check_for_a_position_left_is_stopped(monkeypatch, widget_with_move) -
 
 def test_a_hint_for_a_position_left_is_stopped(monkeypatch, widget_with_move) -> None:
     widget, move = widget_with_move
+    widget.peek = True  # the solver's hint (it is stood in for here)
     slow = StoppableSolver(monkeypatch, status="winnable")
     browser = Browser(widget)
     browser.request({"type": "hint"})
@@ -476,14 +499,16 @@ def test_the_verdict_says_why_for_a_loss_without_a_trapped_card(monkeypatch) -> 
     from milligan_widget import solver
 
     monkeypatch.setattr(solver, "solve", lambda game, **limits: solver.SolveResult("unwinnable"))
-    widget = MilliganWidget(seed=5, check_winnable=True)
+    widget = MilliganWidget(peek=True, seed=5, check_winnable=True)
     assert widget.wait(10)
-    assert widget.analysis == shown("unwinnable", "the solver searched every line")
+    assert widget.analysis == shown(
+        "unwinnable", "the solver, which knows the stock, searched every line"
+    )
 
 
 def test_the_verdict_says_won_once_all_cards_are_home() -> None:
     game, move = _won_in_one()
-    widget = MilliganWidget(game=game, check_winnable=True)
+    widget = MilliganWidget(peek=True, game=game, check_winnable=True)
     assert widget.wait(10)
     widget.play(move)
     assert widget.analysis == shown("won", "all cards are home")
@@ -497,7 +522,7 @@ def test_the_verdict_on_a_game_with_no_useful_move_left_says_why() -> None:
     columns = [["AC", "2C"], ["AC", "2C"], *[[]] * 5, clubs]
     foundations = [None, None, "KS", "KS", "KH", "KH", "KD", "KD"]
     game = Game.from_layout(columns, foundations, rules="millie")
-    widget = MilliganWidget(game=game, check_winnable=True)
+    widget = MilliganWidget(peek=True, game=game, check_winnable=True)
     assert widget.analysis["state"] == "unwinnable" and widget.analysis["why"]
     assert widget.analysis["can_think"] is False
 
@@ -547,7 +572,7 @@ def _undecided_widget(monkeypatch) -> MilliganWidget:
     from milligan_widget import solver
 
     monkeypatch.setattr(solver, "solve", lambda game, **limits: solver.SolveResult("unknown"))
-    widget = MilliganWidget(seed=8)
+    widget = MilliganWidget(peek=True, seed=8)
     widget.hint()
     return widget
 
@@ -583,14 +608,15 @@ def test_think_longer_shows_progress_then_the_verdict_and_remembers_the_win(monk
     fake.release.set()
     assert widget.wait(10)
     line = len(widget.known_win)
-    assert widget.analysis == shown("winnable", f"the solver found a win in {line} moves",
-                                    enabled=False)  # fmt: skip
+    found = f"the solver, which knows the stock, found a win in {line} moves"
+    assert widget.analysis == shown("winnable", found, enabled=False)
     assert widget.view["message"] == (
-        f"Solver: a win in {line} moves from here. Hint and Solution ▶ follow it."
+        f"Solver, which knows the stock: a win in {line} moves from here. "
+        "Hint and Solution ▶ follow it."
     )
     assert widget.view["busy"] is None
     move, why = widget.hint()  # from memory: no new solve
-    assert why.startswith("the solver sees a win") and len(fake.calls) == 1
+    assert why.startswith("the solver, which knows the stock, sees a win") and len(fake.calls) == 1
     widget.play(move)
     assert widget.analysis["state"] is None  # another position: the indicator is off
 
@@ -648,7 +674,7 @@ def test_think_longer_is_stopped_when_the_player_moves_on(monkeypatch) -> None:
 def test_think_longer_from_python_waits_for_the_verdict(monkeypatch) -> None:
     from tests.staging import stage
 
-    widget = MilliganWidget(game=stage({1: "JC QC", 2: "JC QC"}, rules="millie"))
+    widget = MilliganWidget(peek=True, game=stage({1: "JC QC", 2: "JC QC"}, rules="millie"))
     result = widget.think_longer(5, wait=True)
     assert result.status == "unwinnable"
     assert widget.analysis == shown(
@@ -660,7 +686,7 @@ def test_think_longer_from_python_waits_for_the_verdict(monkeypatch) -> None:
 
 
 def test_think_longer_with_the_real_solver_reports_growing_progress() -> None:
-    widget = MilliganWidget(seed=19)  # not decided in 10 s
+    widget = MilliganWidget(peek=True, seed=19)  # not decided in 10 s
     browser = Browser(widget)
     result = widget.think_longer(1.6, wait=True)
     assert result.status == "unknown" and widget.wait(10)
@@ -675,7 +701,7 @@ def test_think_longer_is_for_a_game(where) -> None:
     if where == "lesson":
         widget, browser = _lesson_widget()
     else:
-        widget = MilliganWidget(game=_commented_game(), replay_viewer=True)
+        widget = MilliganWidget(peek=True, game=_commented_game(), replay_viewer=True)
         browser = Browser(widget)
     view = browser.updated_view(browser.request({"type": "think"}))
     assert view["kind"] == "error" and view["busy"] is None

@@ -88,7 +88,7 @@ def test_replay_with_an_illegal_move_plays_none_of_it() -> None:
 
 # ------------------------------------------------------------------ D5, D6: closing
 def test_close_stops_the_solution_playing_back(monkeypatch) -> None:
-    widget = MilliganWidget(seed=8)
+    widget = MilliganWidget(seed=8, peek=True)
     LineSolver(monkeypatch, tuple(Move.parse(m) for m in WIN_8.split()))
     widget.check_winnable = True
     widget.show_solution(delay=0.05)

@@ -12,7 +12,7 @@ import pytest
 WIDGET = Path(__file__).resolve().parents[2] / "milligan_widget" / "widget"
 PREFIX = "milligan_widget.widget"
 LAYERS = [
-    ["words", "lock", "view", "requests", "scores", "storage"],  # the basics
+    ["words", "lock", "view", "requests", "scores", "storage", "assistant.honesty"],  # basics
     ["modes", "assistant.jobs"],
     ["assistant.winning_line"],
     ["assistant.hints", "assistant.indicator", "assistant.solution", "setaside"],

@@ -252,16 +252,16 @@ def test_the_animated_replay_keeps_the_comments(tmp_path) -> None:
 def test_the_view_says_which_toolbar_actions_do_something_in_each_mode() -> None:
     widget = MilliganWidget(seed=8)
     assert widget.view["actions"] == [
-        "new", "deal", "hint", "auto", "solution", "save", "files", "stats", "winnable"
+        "new", "deal", "hint", "auto", "solution", "save", "files", "stats", "winnable", "peek"
     ]  # fmt: skip
     widget.play("d")
     assert {"undo", "restart"} <= set(widget.view["actions"])
     widget.undo()
     assert "redo" in widget.view["actions"]
     widget.show_replay()
-    assert widget.view["actions"] == ["stats"]  # a replay is watched
+    assert widget.view["actions"] == ["stats", "peek"]  # a replay is watched
     lesson, _ = _lesson_widget()
-    assert set(lesson.view["actions"]) <= {"undo", "deal", "restart", "hint", "stats"}
+    assert set(lesson.view["actions"]) <= {"undo", "deal", "restart", "hint", "stats", "peek"}
     assert "hint" in lesson.view["actions"] and "new" not in lesson.view["actions"]
 
 

@@ -12,6 +12,7 @@ import threading
 import pytest
 
 from milligan_widget.widget import MilliganWidget
+from milligan_widget.widget.assistant import HonestBudget
 from tests.lines import WIN_8
 from tests.widget.simulate import Browser
 
@@ -28,23 +29,27 @@ def _messages(sent: list[dict]) -> list[str]:
     return [m["state"]["view"]["message"] for m in sent if "view" in m.get("state", {})]
 
 
-def test_a_hint_answers_after_thinking(no_threads: None) -> None:
-    widget = MilliganWidget(seed=8, hint_time=20)
+@pytest.mark.parametrize(("peek", "source"), [(True, "Solver:"), (False, "Honest hint:")])
+def test_a_hint_answers_after_thinking(no_threads: None, peek: bool, source: str) -> None:
+    honest = HonestBudget(samples=4, node_limit=20_000, seed=1)
+    widget = MilliganWidget(seed=8, hint_time=20, peek=peek, honest=honest)
     browser = Browser(widget)
     sent = browser.request({"type": "hint"})
     messages = _messages(sent)
-    assert messages[0].startswith("Thinking…") and messages[-1].startswith("Solver:")
+    assert messages[0].startswith("Thinking…") and messages[-1].startswith(source)
     assert widget.view["hint"] is not None and widget.view["kind"] == "hint"
     move, why = widget.hint()  # from Python too, on the win now remembered
     assert widget.game.is_legal(move) and why
 
 
-def test_the_indicator_checks_each_position(no_threads: None) -> None:
-    widget = MilliganWidget(seed=8, winnable_time=20)
+@pytest.mark.parametrize(("peek", "verdict"), [(True, "winnable"), (False, "chance")])
+def test_the_indicator_checks_each_position(no_threads: None, peek: bool, verdict: str) -> None:
+    honest = HonestBudget(samples=4, node_limit=20_000, seed=1)
+    widget = MilliganWidget(seed=8, winnable_time=20, peek=peek, honest=honest)
     browser = Browser(widget)
     sent = browser.request({"type": "winnable", "on": True})
     states = [m["state"]["analysis"]["state"] for m in sent if "analysis" in m["state"]]
-    assert states == ["checking", "winnable"]
+    assert states == ["checking", verdict]
     assert widget.wait(0)
 
 

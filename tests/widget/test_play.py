@@ -307,7 +307,7 @@ def test_a_restart_in_a_lesson_restarts_the_step_and_is_not_undone() -> None:
 
 
 def test_a_win_remembered_before_a_restart_still_answers_after_it(monkeypatch) -> None:
-    widget = MilliganWidget(seed=8)
+    widget = MilliganWidget(seed=8, peek=True)  # the solver's hints: they remember its wins
     fake = LineSolver(monkeypatch, _some_line(widget.game))
     widget.hint()  # the solver's win from the deal
     widget.play(fake.line[0])

@@ -33,6 +33,7 @@ from typing import Any
 from milligan_widget import Game, Move, solver
 from milligan_widget.deadlock import explain
 from milligan_widget.widget.assistant.hints import HINT_TIME, Hints
+from milligan_widget.widget.assistant.honesty import HonestBudget
 from milligan_widget.widget.assistant.indicator import WINNABLE_TIME, Indicator
 from milligan_widget.widget.assistant.jobs import (
     Host,
@@ -56,7 +57,9 @@ MAX_THINK_TIME = 480.0  # ... up to this
 PROGRESS_SHOWN = 0.5  # seconds between two progress updates of Think longer
 NO_ANALYSIS = {"enabled": False, "state": None, "why": "", "can_think": False}
 
-__all__ = ["HINT_TIME", "NO_ANALYSIS", "THINK_TIME", "WINNABLE_TIME", "Assistant", "Host"]
+__all__ = [
+    "HINT_TIME", "NO_ANALYSIS", "THINK_TIME", "WINNABLE_TIME", "Assistant", "HonestBudget", "Host"
+]  # fmt: skip
 
 
 class Assistant:
@@ -82,6 +85,34 @@ class Assistant:
         self.cancel_solution()
         self.line = line
         self._thought = self.hints.undecided = None
+
+    # ------------------------------------------------------------- peek or fair play
+    @property
+    def peek(self) -> bool:
+        """May hints and the indicator use the hidden cards (the solver's, which knows the
+        stock), or only what the player sees (honest: the default)?"""
+        return self.hints.peek
+
+    @locked
+    def set_peek(self, on: bool) -> None:
+        """Peek on or off: a hint or check in progress is stopped (it was for the other
+        kind of help) and the analysis says the new kind's verdict."""
+        self.hints.peek = self.indicator.peek = bool(on)
+        self.hints.close()
+        self.hints.undecided = None
+        self.indicator.drop()
+        self.update_analysis()
+
+    @property
+    def honest(self) -> HonestBudget:
+        """The budget of the honest hint and chance."""
+        return self.hints.honest
+
+    @honest.setter
+    def honest(self, budget: HonestBudget) -> None:
+        if not isinstance(budget, HonestBudget):
+            raise TypeError(f"the honest budget is a HonestBudget, not {budget!r:.40}")
+        self.hints.honest = self.indicator.honest = budget
 
     def known_win(self) -> tuple[Move, ...] | None:
         """The remembered win's moves from the position on show, if it is on it."""
@@ -156,6 +187,8 @@ class Assistant:
             return "won", "all cards are home"
         if game.status == "lost":
             return solver.UNWINNABLE, explain(game) or "no useful move is left"
+        if not self.peek:
+            return None  # a win the solver found knows the stock: the chance is weighed
         rest = self.line.rest(position)
         return None if rest is None else (solver.WINNABLE, win_words(len(rest)))
 
@@ -252,7 +285,8 @@ class Assistant:
         self._thought = Verdict(job.position, result.status, words, ran_out)
         if result.status == solver.WINNABLE:
             found = _moves(len(result.moves))
-            message = f"Solver: a win in {found} from here. Hint and Solution ▶ follow it."
+            follow = "Hint and Solution ▶ follow it" if self.peek else "Solution ▶ follows it"
+            message = f"Solver, which knows the stock: a win in {found} from here. {follow}."
         elif result.status == solver.UNWINNABLE:
             message = f"Solver: {solver.no_win_left(game)}."
         else:

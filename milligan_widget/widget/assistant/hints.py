@@ -1,5 +1,7 @@
-"""Hints: the solver's move for the position on show, found in the background, or the
-greedy heuristic's when the solver sees no win in the time it has.
+"""Hints: with peek off, the honest hint (:func:`milligan_widget.analysis.honest_hint`: the
+line that keeps the best chance on sampled stocks, from what the player can see); with peek
+on, the solver's move (it knows the stock, and says so), or the greedy heuristic's when the
+solver sees no win in the time it has. Either is found in the background.
 
 One hint is worked out at a time: asking again for the same position waits for the same
 answer, and a hint for a position the player has left is stopped and dropped. On a winning
@@ -18,12 +20,14 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from milligan_widget import Game, Move, solver, strategy
+from milligan_widget import Game, Move, analysis, solver, strategy
+from milligan_widget.widget.assistant.honesty import HonestBudget, peeking
 from milligan_widget.widget.assistant.jobs import Job, Key, Workers, answer, check_seconds
 from milligan_widget.widget.assistant.winning_line import WinningLine
 from milligan_widget.widget.lock import locked
 
 HINT_TIME = 2.0  # seconds the solver has for a hint
+SOURCES = {"solver": "Solver", "heuristic": "Heuristic", "honest": "Honest hint"}
 
 
 class Hints:
@@ -42,6 +46,8 @@ class Hints:
         self.seconds = seconds
         self.job: Job | None = None  # the hint being worked out
         self.undecided: Key | None = None  # where the solver had no answer
+        self.peek = False  # may the hint use the hidden cards (the solver's), or not (honest)?
+        self.honest = HonestBudget()
 
     @property
     def seconds(self) -> float:
@@ -63,7 +69,7 @@ class Hints:
             return None
         job.join()
         found = job.result
-        return (found.move, found.reason) if found is not None else None
+        return (found.move, reason_words(found)) if found is not None else None
 
     def _heuristic(self) -> tuple[Move, str] | None:
         game = self.host.game()
@@ -82,7 +88,7 @@ class Hints:
         background (one job at a time: asking again for the same position waits for the
         same answer; a job for another position is stopped)."""
         position, game = self.host.position(), self.host.game()
-        job, rest = self.job, line.rest(position)
+        job, rest = self.job, line.rest(position) if self.peek else None
         if rest is None and job is not None and job.position == position and not job.stop.is_set():
             return job  # the same question: the same answer
         if job is not None:
@@ -95,7 +101,8 @@ class Hints:
             return job
         self.job = job
         seconds = f"{self.seconds:g}"
-        self.host.publish(message=f"Thinking… (the solver has up to {seconds} s)", kind="thinking")
+        who = "the solver" if self.peek else "the honest hint, on sampled stocks,"
+        self.host.publish(message=f"Thinking… ({who} has up to {seconds} s)", kind="thinking")
         solve = functools.partial(self._solve, job, game.copy())
         job.thread = self._workers.start(answer, self.host, job, solve, self._take, self._done)
         return job
@@ -108,15 +115,29 @@ class Hints:
         return True
 
     def _solve(self, job: Job, game: Game) -> solver.Hint | None:
-        """:func:`solver.hint` for ``job`` (``job.stop`` cancels it); a win is remembered."""
-        found = solver.hint(game, time_limit=job.seconds, stop=job.stop.is_set)
+        """:func:`solver.hint` for ``job``, or with peek off the honest hint (``job.stop``
+        cancels either); a win is remembered."""
+        found = self._peeking(job, game) if self.peek else self._honest(job, game)
         if found is not None and found.line:
             self._remember(job, game, found.line)
         return found
 
+    @staticmethod
+    def _peeking(job: Job, game: Game) -> solver.Hint | None:
+        return solver.hint(game, time_limit=job.seconds, stop=job.stop.is_set)
+
+    def _honest(self, job: Job, game: Game) -> solver.Hint | None:
+        """The honest hint: it reads only what the player sees (its samples stand in for
+        the rest)."""
+        if game.status != "playing":
+            return None
+        budget = self.honest
+        return analysis.honest_hint(game, budget.samples, job.seconds, budget.node_limit,
+                                    budget.seed, stop=job.stop.is_set)  # fmt: skip
+
     def _done(self, job: Job) -> None:
         found = job.result
-        if found is not None and found.status == solver.UNKNOWN:
+        if found is not None and found.status == solver.UNKNOWN and found.source != "honest":
             self.undecided = job.position  # Think longer is offered here
         self._show(found)
 
@@ -124,8 +145,8 @@ class Hints:
         if found is None:
             self.host.publish(message="No useful move is left.", kind="hint")
             return
-        name = "Solver" if found.source == "solver" else "Heuristic"
-        message = f"{name}: {self.host.game().describe(found.move)} — {found.reason}."
+        name, reason = SOURCES.get(found.source, found.source), reason_words(found)
+        message = f"{name}: {self.host.game().describe(found.move)} — {reason}."
         self.host.publish(message=message, kind="hint", hint=found.move)
 
     def position_changed(self, position: Key) -> None:
@@ -139,3 +160,15 @@ class Hints:
         if self.job is not None:
             self.job.stop.set()
             self.job = None
+
+
+def reason_words(found: solver.Hint) -> str:
+    """Why the hint, saying what it looked at: only what the player sees (honest), or the
+    hidden cards too (the solver's).
+
+    >>> reason_words(solver.Hint(Move.deal(), "dealing now keeps 9 of 16", "honest", "unknown"))
+    'looking only at what you can see, dealing now keeps 9 of 16'
+    """
+    if found.source == "honest":
+        return f"looking only at what you can see, {found.reason}"
+    return peeking(found.reason)

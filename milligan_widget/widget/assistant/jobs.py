@@ -26,6 +26,7 @@ from typing import Any, Protocol
 
 from milligan_widget import Game, Move, solver
 from milligan_widget.deadlock import explain
+from milligan_widget.widget.assistant.honesty import peeking
 from milligan_widget.widget.lock import WidgetLock
 from milligan_widget.widget.words import moves as _moves
 
@@ -179,7 +180,7 @@ def check_seconds(value: Any, name: str) -> float:
 
 
 def win_words(count: int) -> str:
-    return f"the solver found a win in {_moves(count)}"
+    return peeking(f"the solver found a win in {_moves(count)}")
 
 
 def verdict_words(result: solver.SolveResult, game: Game, seconds: float) -> str:
@@ -187,7 +188,7 @@ def verdict_words(result: solver.SolveResult, game: Game, seconds: float) -> str
     if result.status == solver.WINNABLE:
         return win_words(len(result.moves))
     if result.status == solver.UNWINNABLE:
-        return explain(game) or "the solver searched every line"
+        return explain(game) or peeking("the solver searched every line")
     return f"no answer within {seconds:g} s"
 
 

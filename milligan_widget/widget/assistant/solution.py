@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from milligan_widget import Game, IllegalMoveError, Move, solver
+from milligan_widget.widget.assistant.honesty import KNOWS
 from milligan_widget.widget.assistant.jobs import Job, Key, Workers
 from milligan_widget.widget.lock import locked
 from milligan_widget.widget.words import moves as _moves
@@ -56,11 +57,14 @@ class Solution:
         job.kind = name or "Solution"
         if known is not None:
             job.result = solver.SolveResult(solver.WINNABLE, known)
-            message, kind = f"Solution: the solver's win in {_moves(len(known))}", "hint"
+            message = (
+                f"Solution: a win of the solver, which knows the stock, in {_moves(len(known))}"
+            )
+            kind = "hint"
             if name:
                 message, kind = f"{name}: {_moves(len(known))} to play", "info"
         else:
-            message = f"Thinking… the solver looks for a win (up to {time_limit:g} s)"
+            message = f"Thinking… {KNOWS} looks for a win (up to {time_limit:g} s)"
             kind = "thinking"
         self.host.publish(message=message, kind=kind)
         args = (job, game.copy(), time_limit, delay)
