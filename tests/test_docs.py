@@ -112,3 +112,31 @@ def test_the_play_notebook_lists_every_preset():
     )
     (listing,) = re.findall(r"`rules=` takes a preset: (.+?);", text)
     assert re.findall(r"`([\w-]+)`", listing) == list(PRESETS)
+
+
+LINK = re.compile(r"\]\(([^)\s]+)\)|<img src=\"([^\"]+)\"")
+
+
+def anchor_of(heading: str) -> str:
+    """A Markdown heading's anchor as GitHub makes it: lower case, spaces to hyphens."""
+    words = re.sub(r"[^\w\s-]", "", heading.strip().lower())
+    return words.replace(" ", "-")
+
+
+def test_the_links_of_the_readme_and_the_docs_resolve():
+    """Every relative link (a file, and its #anchor where one is given) names something there."""
+    broken = []
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for match in LINK.finditer(page.read_text(encoding="utf-8")):
+            target = match.group(1) or match.group(2)
+            if re.match(r"[a-z]+:", target):
+                continue  # a web address
+            path, _, anchor = target.partition("#")
+            file = (page.parent / path).resolve() if path else page
+            if not file.exists():
+                broken.append(f"{page.name}: {target}")
+            elif anchor and file.suffix == ".md":
+                headings = re.findall(r"^#+ (.+)$", file.read_text(encoding="utf-8"), re.M)
+                if anchor not in {anchor_of(h) for h in headings}:
+                    broken.append(f"{page.name}: {target} (no such heading)")
+    assert not broken, f"links that lead nowhere: {broken}"
