@@ -81,8 +81,9 @@ TOOLBAR: dict[str, Callable[[dict[str, Any]], bool]] = {
     "winnable": lambda view: True,
     "peek": lambda view: True,
     # A game with moves (the replay's whole line in the viewer): play once it is over.
-    "review": lambda view: _moves_to_review(view) > 0
-    and (view["mode"] == "replay" or view["status"] != "playing"),
+    "review": lambda view: (
+        _moves_to_review(view) > 0 and (view["mode"] == "replay" or view["status"] != "playing")
+    ),
 }
 
 

@@ -34,8 +34,7 @@ from milligan_widget.widget.table import Table
 from milligan_widget.widget.words import moves as _moves
 
 PEEKED = (
-    "This game counts as peeked: the review's verdicts come from the solver, which knows "
-    "the stock."
+    "This game counts as peeked: the review's verdicts come from the solver, which knows the stock."
 )
 
 
