@@ -172,7 +172,14 @@ export class ReplayPanel {
     this.reviewHead.append(this.progress, stop);
     this.caption.dataset.role = "review-caption";
     this.turning.dataset.role = "turning-point";
-    this.reviewBox.append(this.reviewHead, this.caption, this.chart.el, this.turning);
+    const legend = el(
+      "p",
+      "mw-review-legend",
+      "Line: the honest chance before each move, with its 95% band · strip: the solver's verdict " +
+        "(solid winnable, hatched unwinnable, dotted unknown) · ticks: deals · ▼ mistake · " +
+        "dashed: the turning point · click a point or use the arrow keys to go to that move",
+    );
+    this.reviewBox.append(this.reviewHead, this.caption, this.chart.el, legend, this.turning);
     this.reviewBox.hidden = true;
     this.el.append(head, bar, this.reviewBox, this.list);
     this.el.addEventListener("click", (e) => this.onClick(e));

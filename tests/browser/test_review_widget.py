@@ -1,0 +1,64 @@
+"""The game review in the widget, in real JupyterLab: the Review button after a lost game, the
+review running in the background into the replay viewer, its chart drawn with one point per
+move, a click on a point moving the viewer (the board and Python's game), and screenshots in
+light and dark (docs/widget-review.png, docs/widget-review-dark.png)."""
+
+from __future__ import annotations
+
+import shutil
+
+from playwright.sync_api import expect
+
+from .conftest import Notebook
+from .lab import REPO
+from .test_browser import fresh_game, set_theme
+
+SETUP = """
+from milligan_widget import Game, strategy
+from milligan_widget.widget.assistant.review import ReviewSettings
+widget.review_settings = ReviewSettings(time_limit=0.3, samples=3, node_limit=3_000, seed=1)
+_lost = strategy.play_game(Game.new(2), strategy.greedy, max_moves=400)
+widget.game = _lost
+"""
+
+
+def test_a_lost_game_is_reviewed_and_its_chart_moves_the_viewer(notebook: Notebook) -> None:
+    nb = notebook
+    nb.kernel.run(SETUP)
+    moves = nb.kernel.eval("len(_lost.history)")
+    try:
+        banner = nb.widget.locator(".mw-banner")
+        expect(banner).to_be_visible()
+        banner.locator('button[data-action="review"]').click()
+        replay = nb.widget.locator(".mw-replay")
+        expect(nb.widget).to_have_attribute("data-mode", "replay")
+        expect(replay).to_have_attribute("data-review", "done", timeout=120_000)
+        chart = replay.locator("svg.mw-review-chart")
+        expect(chart).to_have_attribute("data-points", str(moves))
+        assert chart.locator(".mm-point").count() == moves
+        caption = replay.locator('[data-role="review-caption"]').inner_text()
+        assert "which knows the stock" in caption
+        assert chart.get_attribute("role") == "img"
+        assert chart.get_attribute("aria-label").startswith("The honest chance to win")
+        # Beside each move in the list: its verdict and chance.
+        assert replay.locator(".mw-move-review").count() == moves
+        chart.locator('.mm-point[data-ply="10"] .mm-hit').click()
+        expect(replay.locator(".mw-replay-count")).to_have_text(f"Move 10 of {moves}")
+        assert nb.kernel.eval("len(widget.game.history)") == 10
+        expect(chart).to_have_attribute("data-ply", "10")
+        chart.focus()
+        nb.page.keyboard.press("ArrowRight")
+        expect(replay.locator(".mw-replay-count")).to_have_text(f"Move 11 of {moves}")
+        assert nb.kernel.eval("len(widget.game.history)") == 11
+        chart.evaluate("el => el.blur()")  # the pictures without the focus ring
+        shot = nb.screenshot("widget-review-light.png")
+        shutil.copy(shot, REPO / "docs" / "widget-review.png")
+        set_theme(nb, "JupyterLab Dark")
+        expect(nb.widget).to_have_attribute("data-theme", "dark")
+        shot = nb.screenshot("widget-review-dark.png")
+        shutil.copy(shot, REPO / "docs" / "widget-review-dark.png")
+        assert not [e for e in nb.errors if "mw-" in e or "chart" in e]
+    finally:
+        set_theme(nb, "JupyterLab Light")
+        nb.kernel.run("widget.stop_replay()")
+        fresh_game(nb)
