@@ -481,7 +481,13 @@ class MilliganWidget(anywidget.AnyWidget):
         solve (default: :attr:`review_settings`). Reviewing a game still in play with Peek
         off counts it as peeked. Returns at once (None), or with ``wait`` the
         :class:`~milligan_widget.Review` once done. A game with no moves, or
-        with more than 2,000, is refused (shown, and raised as a ValueError)."""
+        with more than 2,000, is refused (shown, and raised as a ValueError).
+
+        >>> widget = MilliganWidget(game=Game.new(8).after("d"), stats=False, autosave=False)
+        >>> done = widget.review(wait=True, time_limit=0.1, samples=2, node_limit=500, seed=1)
+        >>> widget.mode, len(done.entries), widget.game_review["state"]
+        ('replay', 1, 'done')
+        """
         base = self.review_settings
         settings = ReviewSettings(
             base.time_limit if time_limit is None else time_limit,

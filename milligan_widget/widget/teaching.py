@@ -3,8 +3,10 @@
 In a lesson (:class:`Lessons`) the layout shows each step's position and a lesson panel;
 every move goes through :meth:`LessonRun.attempt` and a wrong one is refused like an illegal
 one. The replay viewer (:class:`Viewer`) steps through a game's moves with the engine's
-undo/redo. A mode's fixed data (the step titles, the move list) goes in the ``panel`` trait
-once, when the mode starts; each view carries only where it is (:mod:`.modes`).
+undo/redo, and shows the game review (:meth:`Viewer.review`: the review job runs in
+:mod:`.assistant.review`, its data goes in the ``game_review`` trait). A mode's fixed data
+(the step titles, the move list) goes in the ``panel`` trait once, when the mode starts; each
+view carries only where it is (:mod:`.modes`).
 
 >>> from milligan_widget import Game, Move
 >>> from milligan_widget.widget.table import Table
