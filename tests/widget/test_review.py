@@ -203,3 +203,26 @@ def test_a_lost_game_is_reviewed_from_its_banner_without_peeking() -> None:
     assert data["state"] == "done" and len(data["entries"]) == len(game.history)
     assert [entry["ply"] for entry in data["entries"]] == list(range(len(game.history)))
     assert "review" in widget.view["actions"]  # and again from the viewer's bar
+
+
+def test_a_new_game_drops_the_review(monkeypatch) -> None:
+    solver = Solver(monkeypatch, block_at=2)
+    widget, _ = shown()
+    widget.review()
+    assert solver.entered.wait(10)
+    job = widget._table.assistant.reviewer.job
+    widget.new_game(9)  # from Python: the viewer's page has no New game
+    assert job is not None and job.stop.is_set()
+    assert widget.game_review["state"] is None and widget.last_review is None
+    solver.release.set()
+    assert job.join(10) and widget.game_review["state"] is None
+
+
+def test_in_the_viewer_the_whole_line_is_reviewed_wherever_it_stands(monkeypatch) -> None:
+    Solver(monkeypatch)
+    widget, _ = shown(peek=True)  # peek on: nothing new to count
+    widget.show_replay(ply=1)
+    review = widget.review(wait=True)
+    assert review is not None and [e.ply for e in review.entries] == [0, 1, 2, 3]
+    assert widget.mode == "replay" and len(widget.game.history) == 1  # the viewer stays put
+    assert "peeked" not in widget.view["message"]
