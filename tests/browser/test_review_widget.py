@@ -5,6 +5,7 @@ light and dark (docs/widget-review.png, docs/widget-review-dark.png)."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Iterator
 from typing import Any
@@ -16,6 +17,7 @@ from .conftest import Notebook
 from .hosts import HostPage, expect_python, open_marimo, start_marimo, stop_server
 from .lab import REPO, LabError
 from .test_browser import fresh_game, set_theme
+from .test_looks import OVERFLOWING, _narrow, _wide
 
 SETUP = """
 from milligan_widget import Game, strategy
@@ -62,7 +64,13 @@ def test_a_lost_game_is_reviewed_and_its_chart_moves_the_viewer(notebook: Notebo
         shot = nb.screenshot("widget-review-dark.png")
         shutil.copy(shot, REPO / "docs" / "widget-review-dark.png")
         assert not [e for e in nb.errors if "mw-" in e or "chart" in e]
+        set_theme(nb, "JupyterLab Light")
+        _narrow(nb)  # about 330 px: the review's bar, chart and list stay inside the widget
+        expect(nb.widget).to_have_class(re.compile("mw-narrow"))
+        assert nb.widget.evaluate(OVERFLOWING) == []
+        nb.screenshot("widget-review-narrow.png")
     finally:
+        _wide(nb)
         set_theme(nb, "JupyterLab Light")
         nb.kernel.run("widget.stop_replay()")
         fresh_game(nb)
