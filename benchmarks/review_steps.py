@@ -3,16 +3,20 @@
 
 A long legal game is built cheaply: Imperial Guards lets any card fill an empty column, so
 a lone card moved to an empty column and back makes moves for ever. Only the walk is timed
-(no solving): ``python benchmarks/review_steps.py [moves ...]``.
+(no solving): ``python benchmarks/review_steps.py [moves ...]``. Then the widget's answer to a
+click in the replay viewer (a seek) while a review solves in the background, against none:
+the review holds the lock only to publish one move, so a click does not wait for a solve.
 """
 
 from __future__ import annotations
 
+import statistics
 import sys
 import time
 
-from milligan_widget import Game
+from milligan_widget import Game, strategy
 from milligan_widget.analysis.review import _positions
+from milligan_widget.widget import MilliganWidget
 
 
 def long_game(moves: int) -> Game:
@@ -53,11 +57,36 @@ def walk(game: Game, with_line: bool) -> float:
     return time.perf_counter() - start
 
 
+def seeks(widget: MilliganWidget, count: int = 60) -> list[float]:
+    """Milliseconds each of ``count`` seek requests takes to be answered."""
+    moves, took = widget.view["replay"]["count"] + 1, []
+    for n in range(count):
+        start = time.perf_counter()
+        widget._on_custom_msg(widget, {"type": "seek", "ply": (n * 7) % moves})
+        took.append((time.perf_counter() - start) * 1000)
+        time.sleep(0.02)
+    return took
+
+
+def seek_while_reviewing() -> None:
+    lost = strategy.play_game(Game.new(2), strategy.greedy, max_moves=400)
+    widget = MilliganWidget(game=lost, stats=False, autosave=False, replay_viewer=True)
+    idle = seeks(widget)
+    widget.review(time_limit=2.0, samples=8)  # real solving, in the background
+    busy = seeks(widget)
+    widget.stop()
+    widget.wait(30)
+    for name, took in (("no review", idle), ("review solving", busy)):
+        print(f"seek answered, {name:>14}: median {statistics.median(took):5.2f} ms, "
+              f"max {max(took):6.2f} ms")  # fmt: skip
+
+
 def main() -> None:
     for moves in [int(a) for a in sys.argv[1:]] or [500, 2_000, 8_000]:
         game = long_game(moves)
         old, new = walk(game, True), walk(game, False)
         print(f"{moves:>6} moves: with the line {old * 1000:8.1f} ms, without {new * 1000:8.1f} ms")
+    seek_while_reviewing()
 
 
 if __name__ == "__main__":
