@@ -362,12 +362,16 @@ export class Controls {
   private renderBanner(view: GameView): void {
     this.banner.hidden = view.status === "playing";
     this.banner.dataset.status = view.status;
+    const review = view.actions.includes("review")
+      ? [button("Review", "review", "Review the game: each move's verdict and honest chance, and where it was won or lost")]
+      : [];
     if (view.status === "won") {
       const time = view.elapsed != null ? ` in ${formatTime(view.elapsed)}` : "";
       this.banner.replaceChildren(
         el("strong", "", "You won!"),
         el("span", "", `All ${this.total} cards home in ${view.stats.moves} moves${time}.`),
         ...(view.streak ? [el("span", "mw-streak", view.streak > 1 ? `${view.streak} wins in a row!` : "A new streak begins.")] : []),
+        ...review,
         button("New game", "new", "Start a new deal"),
       );
     } else if (view.status === "lost") {
@@ -379,6 +383,7 @@ export class Controls {
         el("strong", "", "No useful move is left."),
         undo,
         restart,
+        ...review,
         button("New game", "new", "Start a new deal"),
       );
     }

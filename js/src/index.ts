@@ -94,6 +94,7 @@ class App {
     this.onFourColour();
     this.onAnalysis();
     this.onTheme();
+    this.onReview();
     Object.assign(this.root, { mmFullRender: () => this.fullRender() });
   }
 
@@ -173,6 +174,10 @@ class App {
     this.controls.setAnalysis(this.model.get("analysis") ?? { enabled: false, state: null });
   };
 
+  onReview = (): void => {
+    this.replay.setReview(this.model.get("game_review") ?? { state: null, entries: [] });
+  };
+
   onStatistics = (): void => {
     this.sheets.showStatistics(this.model.get("statistics") ?? {});
   };
@@ -220,7 +225,9 @@ function render({ model, el }: RenderProps<Model>): () => void {
   model.on("change:theme", app.onTheme);
   model.on("change:statistics", app.onStatistics);
   model.on("change:files", app.onFiles);
+  model.on("change:game_review", app.onReview);
   return () => {
+    model.off("change:game_review", app.onReview);
     model.off("change:statistics", app.onStatistics);
     model.off("change:files", app.onFiles);
     model.off("change:theme", app.onTheme);

@@ -1,6 +1,7 @@
 /** The lesson panel and the replay viewer: they show what Python sends and send requests. */
+import { ReviewChart } from "./chart";
 import { el, makeButton } from "./dom";
-import type { GameView, Panel, Request } from "./types";
+import type { GameView, Panel, Request, ReviewData } from "./types";
 
 type Send = (req: Request) => void;
 
@@ -120,6 +121,14 @@ export class ReplayPanel {
   private readonly slider = el("input", "mw-slider");
   private readonly list = el("ol", "mw-movelist");
   private readonly buttons = new Map<string, HTMLButtonElement>();
+  /** The game review: its caption, progress, Stop, chart, turning point and mistakes. */
+  private readonly reviewBox = el("div", "mw-review");
+  private readonly reviewHead = el("div", "mw-review-head");
+  private readonly progress = el("span", "mw-review-progress");
+  private readonly caption = el("p", "mw-review-caption");
+  private readonly turning = el("p", "mw-review-turning");
+  private readonly chart: ReviewChart;
+  private review: ReviewData = { state: null, entries: [] };
   private ply = 0;
   private count = 0;
   /** The ply asked for and not yet shown, and the newest slider value waiting behind it. */
@@ -152,9 +161,27 @@ export class ReplayPanel {
       this.slider,
       add(button("replay", "Next ›", "forward", "One move on (→)", "mw-primary")),
       add(button("replay", "Last »", "last", "The last move (End)")),
+      add(button("replay", "Review", "review", "Review the game: each move's verdict and honest chance, where it was lost")),
     );
     this.list.setAttribute("aria-label", "Moves");
-    this.el.append(head, bar, this.list);
+    this.chart = new ReviewChart(send);
+    this.progress.setAttribute("role", "status");
+    this.progress.setAttribute("aria-live", "polite");
+    this.progress.dataset.role = "review-progress";
+    const stop = add(button("replay", "■ Stop", "stop", "Stop the review (the moves reviewed are kept)"));
+    this.reviewHead.append(this.progress, stop);
+    this.caption.dataset.role = "review-caption";
+    this.turning.dataset.role = "turning-point";
+    const legend = el(
+      "p",
+      "mw-review-legend",
+      "Line: the honest chance before each move, with its 95% band · strip: the solver's verdict " +
+        "(solid winnable, hatched unwinnable, dotted unknown) · ticks: deals · ▼ mistake · " +
+        "dashed: the turning point · click a point or use the arrow keys to go to that move",
+    );
+    this.reviewBox.append(this.reviewHead, this.caption, this.chart.el, legend, this.turning);
+    this.reviewBox.hidden = true;
+    this.el.append(head, bar, this.reviewBox, this.list);
     this.el.addEventListener("click", (e) => this.onClick(e));
     // Arrows, Home and End step through the replay (before the board's keys see them).
     root.addEventListener("keydown", (e) => this.onKey(e), true);
@@ -165,6 +192,7 @@ export class ReplayPanel {
     const b = target.closest<HTMLButtonElement>("button[data-replay]");
     if (b && !b.disabled) {
       if (b.dataset.replay === "close") return this.send({ type: "close" });
+      if (b.dataset.replay === "review" || b.dataset.replay === "stop") return this.send({ type: b.dataset.replay });
       return this.step(b.dataset.replay!);
     }
     const item = target.closest<HTMLElement>("li[data-ply]");
@@ -222,6 +250,51 @@ export class ReplayPanel {
     );
     this.inFlight = this.queued = null;
     this.ply = -1;
+    this.annotate();
+  }
+
+  /** The game review's data came (or went): the chart, the words, the marks in the list. */
+  setReview(review: ReviewData): void {
+    this.review = review ?? { state: null, entries: [] };
+    const on = this.review.state != null;
+    this.reviewBox.hidden = !on;
+    this.el.dataset.review = this.review.state ?? "none";
+    enable(this.buttons.get("stop")!, this.review.state === "running");
+    this.buttons.get("stop")!.hidden = this.review.state !== "running";
+    if (on) {
+      setText(this.progress, this.review.progress ?? "");
+      setText(this.caption, this.review.caption ?? "");
+      const mistakes = this.review.mistakes ?? [];
+      const named = mistakes.length ? ` Common mistakes (${mistakes.length}): ${mistakes.slice(0, 3).map((m) => m.words).join("; ")}${mistakes.length > 3 ? "; …" : ""}.` : "";
+      setText(this.turning, (this.review.turning_words ?? "") + named);
+      this.chart.render(this.review, this.count);
+      this.chart.mark(Math.max(0, this.ply));
+    }
+    this.annotate();
+  }
+
+  /** Beside each move in the list: its verdict and honest chance, mistakes and the turning
+   * point marked (the entry of move n is the position before it). */
+  private annotate(): void {
+    const entries = this.review.entries;
+    const turn = this.review.turning_point;
+    Array.from(this.list.children).forEach((item, i) => {
+      item.querySelector(".mw-move-review")?.remove();
+      item.classList.remove("mw-mistake", "mw-turning");
+      const entry = i > 0 ? entries[i - 1] : undefined;
+      if (!entry) return;
+      const mark = { winnable: "✓", unwinnable: "✗", unknown: "?" }[entry.verdict] ?? "?";
+      const chance = entry.chance ? `${Math.round(entry.chance.p * 100)}%` : "–";
+      const note = el("span", "mw-move-review", `${mark} ${chance}`);
+      note.dataset.verdict = entry.verdict;
+      note.title = entry.words;
+      item.append(note);
+      if (entry.mistake) item.classList.add("mw-mistake");
+      if (turn === entry.ply) {
+        item.classList.add("mw-turning");
+        note.textContent = `${mark} ${chance} · turning point`;
+      }
+    });
   }
 
   render(view: GameView): void {
@@ -240,6 +313,8 @@ export class ReplayPanel {
     enable(this.buttons.get("back")!, replay.ply > 0);
     enable(this.buttons.get("forward")!, replay.ply < replay.count);
     enable(this.buttons.get("last")!, replay.ply < replay.count);
+    enable(this.buttons.get("review")!, view.actions.includes("review") && this.review.state !== "running");
+    if (this.review.state != null) this.chart.mark(replay.ply);
     if (!moved) return;
     const old = this.list.querySelector(".mw-current");
     old?.classList.remove("mw-current");

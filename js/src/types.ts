@@ -101,7 +101,7 @@ export interface GameView {
   elapsed: number | null;
   mode: Mode;
   /** What Stop stops: the solver's solution playing back, or Think longer. */
-  busy: "solution" | "think" | null;
+  busy: "solution" | "think" | "review" | null;
   /** Peek: the help may use the hidden cards (the solver's); false: fair play, honest help. */
   peek: boolean;
   /** The toolbar's actions that do something now (milligan_widget/widget/modes.py). */
@@ -198,6 +198,33 @@ export interface Analysis {
   can_think: boolean;
 }
 
+/** One move of the game review (milligan_widget/widget/assistant/review.py): the position
+ * before move `ply + 1`, its verdict (the solver, which knows the stock) and honest chance. */
+export interface ReviewEntryView {
+  ply: number;
+  move: string;
+  verdict: "winnable" | "unwinnable" | "unknown";
+  chance: { p: number; low: number; high: number; text: string } | null;
+  mistake: string | null;
+  /** The point's words (analysis/chart.py point_words). */
+  words: string;
+}
+
+/** The game review in the replay viewer (the `game_review` trait; state null: none). */
+export interface ReviewData {
+  state: "running" | "done" | "stopped" | "failed" | null;
+  done?: number;
+  total?: number;
+  progress?: string;
+  caption?: string;
+  entries: ReviewEntryView[];
+  final_verdict?: string;
+  turning_point?: number | null;
+  turning_words?: string;
+  mistakes?: { ply: number; words: string }[];
+  deals?: number[];
+}
+
 export interface Model {
   view: GameView;
   analysis: Analysis;
@@ -206,6 +233,7 @@ export interface Model {
   four_colour: boolean;
   statistics: StatisticsView | Record<string, never>;
   files: FilesView;
+  game_review: ReviewData;
   /** "auto" follows the host (JupyterLab, VS Code, marimo, the browser). */
   theme: "auto" | "light" | "dark";
 }
@@ -228,7 +256,7 @@ export type Request =
   | { type: "resume"; on: boolean }
   | { type: "next" | "previous" | "close" }
   | { type: "goto_step"; index: number }
-  | { type: "solution" | "stop" | "think" }
+  | { type: "solution" | "stop" | "think" | "review" }
   | { type: "winnable" | "peek"; on: boolean }
   | { type: "seek"; ply: number }
   | { type: "new"; seed: string | null; rules: string | null };

@@ -16,7 +16,7 @@ True
 from .chance import Chance, win_chance
 from .chart import review_svg
 from .hint import Plan, honest_hint, honest_plan
-from .review import Review, ReviewEntry, mistake, review, review_steps
+from .review import Review, ReviewEntry, final_verdict, mistake, review, review_steps
 from .sampling import VisibleView, determinize, visible_view
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "ReviewEntry",
     "VisibleView",
     "determinize",
+    "final_verdict",
     "honest_hint",
     "honest_plan",
     "mistake",

@@ -206,10 +206,27 @@ def _card_of(game: Game, move: Move) -> str:
 # ----------------------------------------------------------------------------- the review
 
 
-def _verdict(game: Game, time_limit: float, node_limit: int | None, stop: Stop | None) -> str:
-    if game.status != "playing":
-        return WINNABLE if game.status == "won" else UNWINNABLE
+def _verdict(
+    game: Game,
+    time_limit: float,
+    node_limit: int | None,
+    stop: Stop | None,
+    status: str | None = None,
+) -> str:
+    """The thoughtful verdict on ``game`` (``status``: its status in the line of play, when
+    ``game`` is a copy without the line, which cannot tell a loss by repetition)."""
+    status = game.status if status is None else status
+    if status != "playing":
+        return WINNABLE if status == "won" else UNWINNABLE
     return solve(game, time_limit, node_limit, stop=stop, shorten_line=False).status
+
+
+def final_verdict(
+    game: Game, time_limit: float = 1.0, node_limit: int | None = None, stop: Stop | None = None
+) -> str:
+    """The thoughtful verdict after the last move of ``game`` (half of ``time_limit``, as
+    each move of :func:`review_steps` gets): a review's ``final_verdict``."""
+    return _verdict(game, time_limit / 2, node_limit, stop)
 
 
 def review_steps(
@@ -225,22 +242,25 @@ def review_steps(
     half for the chance."""
     _check(game, time_limit, samples, node_limit)
     base = random.Random(seed).getrandbits(63) if seed is not None else None
-    for ply, (before, move) in enumerate(_positions(game)):
+    for ply, (before, status, move) in enumerate(_positions(game)):
         if stop is not None and stop():
             return
-        verdict = _verdict(before, time_limit / 2, node_limit, stop)
+        verdict = _verdict(before, time_limit / 2, node_limit, stop, status)
         chance = None
-        if before.status == "playing" and not (stop is not None and stop()):
+        if status == "playing" and not (stop is not None and stop()):
             entry_seed = None if base is None else base + ply
             chance = win_chance(before, samples, time_limit / 2, node_limit, entry_seed, stop)
         yield ReviewEntry(ply, str(move), verdict, chance, mistake(before, move))
 
 
-def _positions(game: Game) -> Iterator[tuple[Game, Move]]:
-    """(the position before it, the move) for each move of the game's line of play."""
+def _positions(game: Game) -> Iterator[tuple[Game, str, Move]]:
+    """(the position before it, its status in the line of play, the move) for each move of
+    the game's line of play. The position is a copy without the line (its cost does not grow
+    with the moves before it: a long game's review is not quadratic); the status is read
+    from the line, which it needs (a loss by repetition)."""
     step = game.position_after(0)
     for move in game.history:
-        yield step.copy(), move
+        yield step.copy(history=False), step.status, move
         step.play(move)
 
 
@@ -273,5 +293,5 @@ def review(
         if progress is not None:
             progress(len(entries), total)
     stopped = len(entries) < total
-    final = UNKNOWN if stopped else _verdict(game, time_limit / 2, node_limit, stop)
+    final = UNKNOWN if stopped else final_verdict(game, time_limit, node_limit, stop)
     return Review(tuple(entries), final)

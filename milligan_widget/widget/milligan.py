@@ -28,6 +28,7 @@ import anywidget
 import traitlets
 
 from milligan_widget import Game, IllegalMoveError, Move, Rules, solver
+from milligan_widget.analysis import Review
 from milligan_widget.lessons import Feedback, Lesson, LessonRun
 from milligan_widget.stats import Stats, default_folder
 from milligan_widget.widget import modes, requests
@@ -39,6 +40,7 @@ from milligan_widget.widget.assistant import (
     HonestBudget,
 )
 from milligan_widget.widget.assistant.jobs import check_seconds
+from milligan_widget.widget.assistant.review import NO_REVIEW, ReviewSettings
 from milligan_widget.widget.helping import Helping
 from milligan_widget.widget.keeping import Keeping
 from milligan_widget.widget.lock import locked as _locked
@@ -94,6 +96,9 @@ class MilliganWidget(anywidget.AnyWidget):
     statistics = traitlets.Dict({}).tag(sync=True)
     #: What the Open panel lists (:meth:`saved_games`): names and summaries, no deck.
     files = traitlets.Dict({}).tag(sync=True)
+    #: The game review in the replay viewer (:meth:`review`): its progress, each move's
+    #: verdict and honest chance, the turning point and the mistakes ({"state": None}: none).
+    game_review: traitlets.Dict[str, Any] = traitlets.Dict(NO_REVIEW).tag(sync=True)
 
     def __init__(
         self,
@@ -134,6 +139,8 @@ class MilliganWidget(anywidget.AnyWidget):
         self._playing, self._lessons = Playing(table), Lessons(table)
         self._viewer, self._helping = Viewer(table), Helping(table)
         self._keeping = Keeping(table, SaveFolder())
+        #: What each move of a review started from the browser (the Review button) spends.
+        self.review_settings = ReviewSettings()
         self.on_msg(self._on_custom_msg)
         with self._lock:
             table.publish(message=table.welcome(), rules_changed=True, panel_changed=True)
@@ -450,6 +457,58 @@ class MilliganWidget(anywidget.AnyWidget):
         with self._lock:
             self._viewer.show_replay(game, ply)
 
+    def review(
+        self,
+        game: Game | str | Path | None = None,
+        *,
+        wait: bool = False,
+        time_limit: float | None = None,
+        samples: int | None = None,
+        node_limit: int | None = None,
+        seed: int | None = None,
+    ) -> Review | None:
+        """Review a game move by move and show it in the replay viewer: beside each move
+        the verdict of the solver, which knows the stock, and the honest chance to win from
+        what you could see; the turning point (the move after which the deal could no longer
+        be won), the common mistakes, and a chart of the chance over the moves (click a
+        point to go to that move).
+
+        ``game``: a :class:`Game`, its saved JSON text or a path to a save (default: the
+        game on show; in the replay viewer, the whole game being replayed). The review runs
+        in the background, with its progress shown; Stop (or :meth:`stop`) ends it and keeps
+        the moves done, leaving the viewer or a new game drops it. Each move gets
+        ``time_limit`` seconds, ``samples`` sampled stocks and ``node_limit`` positions per
+        solve (default: :attr:`review_settings`). Reviewing a game still in play with Peek
+        off counts it as peeked. Returns at once (None), or with ``wait`` the
+        :class:`~milligan_widget.Review` once done. A game with no moves, or
+        with more than 2,000, is refused (shown, and raised as a ValueError).
+
+        >>> widget = MilliganWidget(game=Game.new(8).after("d"), stats=False, autosave=False)
+        >>> done = widget.review(wait=True, time_limit=0.1, samples=2, node_limit=500, seed=1)
+        >>> widget.mode, len(done.entries), widget.game_review["state"]
+        ('replay', 1, 'done')
+        """
+        base = self.review_settings
+        settings = ReviewSettings(
+            base.time_limit if time_limit is None else time_limit,
+            base.samples if samples is None else samples,
+            base.node_limit if node_limit is None else node_limit,
+            base.seed if seed is None else seed,
+        )
+        with self._lock:
+            self._table.require("review")
+            job = self._viewer.review(game, settings)
+        if not wait:
+            return None
+        job.join()
+        return job.review()
+
+    @property
+    def last_review(self) -> Review | None:
+        """The review shown in the replay viewer (the moves done so far), or None."""
+        job = self._table.assistant.reviewer.job
+        return None if job is None else job.review()
+
     def stop_replay(self) -> None:
         """Close the replay viewer and play on from the position shown (the later moves
         stay available to redo)."""
@@ -517,8 +576,8 @@ class MilliganWidget(anywidget.AnyWidget):
         return self._helping.finish(delay, wait)
 
     def stop(self) -> bool:
-        """Stop :meth:`think_longer` or the solution playing back (:meth:`show_solution`);
-        False if neither was running."""
+        """Stop :meth:`think_longer`, the solution playing back (:meth:`show_solution`) or
+        the :meth:`review` (keeping the moves reviewed); False if none was running."""
         return self._helping.stop()
 
     def wait(self, timeout: float | None = 30.0) -> bool:
@@ -553,7 +612,7 @@ class MilliganWidget(anywidget.AnyWidget):
         count = len(mode.moves) if isinstance(mode, modes.Replay) else 0
         request = requests.parse(content, self.game, count, steps)
         table.require(request.kind)
-        if request.kind not in ("stop", "winnable", "peek", "stats"):
+        if request.kind not in ("stop", "winnable", "peek", "stats", "review"):
             table.assistant.cancel_solution()  # the player takes over from the solution
         self._handlers()[request.kind](request)
 
@@ -579,6 +638,7 @@ class MilliganWidget(anywidget.AnyWidget):
             "files": lambda _: keeping.saved_games(),
             "open": lambda r: keeping.open_saved(r.name),
             "resume": lambda r: keeping.take_up_offer(r.on),
+            "review": lambda _: viewer.review(None, self.review_settings),
             "restart": lambda _: playing.restart(),
             "new": lambda r: playing.new_game(r.seed, r.rules),
             "next": lambda _: lessons.next_when_done(),

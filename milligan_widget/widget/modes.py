@@ -42,6 +42,7 @@ NOT_IN_LESSON = {
     "files": "Close the lesson to open a saved game.",
     "open": "Close the lesson to open a saved game.",
     "winnable": "The solver's check is for a game: finish or close the lesson first.",
+    "review": "The review is for a game: finish or close the lesson first.",
     "goto": "goto(n) steps through a game's moves: use goto_step(i).",  # Python's API only
 }
 NOT_IN_REPLAY = (
@@ -50,8 +51,8 @@ NOT_IN_REPLAY = (
 NOT_IN_PLAY = "That control belongs to a lesson or a replay."
 # The requests that belong to a lesson or the replay viewer, which play refuses.
 NOT_PLAY = ("next", "previous", "goto_step", "seek", "close")
-# All the replay viewer takes: it is watched, not played.
-REPLAY_ONLY = ("seek", "close", "stats", "peek")
+# All the replay viewer takes: it is watched, not played (and reviewed: Stop stops that).
+REPLAY_ONLY = ("seek", "close", "stats", "peek", "review", "stop")
 
 
 def refusal(mode: str, kind: str) -> str | None:
@@ -79,7 +80,16 @@ TOOLBAR: dict[str, Callable[[dict[str, Any]], bool]] = {
     "stats": lambda view: True,
     "winnable": lambda view: True,
     "peek": lambda view: True,
+    # A game with moves (the replay's whole line in the viewer): play once it is over.
+    "review": lambda view: (
+        _moves_to_review(view) > 0 and (view["mode"] == "replay" or view["status"] != "playing")
+    ),
 }
+
+
+def _moves_to_review(view: dict[str, Any]) -> int:
+    replay = view.get("replay")
+    return int(replay["count"]) if replay else int(view["stats"]["moves"])
 
 
 def actions(mode: str, view: dict[str, Any]) -> list[str]:
@@ -87,11 +97,11 @@ def actions(mode: str, view: dict[str, Any]) -> list[str]:
     these: it derives nothing itself).
 
     >>> view = {"can_undo": True, "can_redo": False, "can_deal": True, "status": "playing",
-    ...         "stats": {"moves": 3}, "busy": None}
+    ...         "stats": {"moves": 3}, "busy": None, "mode": "replay"}
     >>> actions("lesson", view)
     ['undo', 'deal', 'restart', 'hint', 'stats', 'peek']
     >>> actions("replay", view)
-    ['stats', 'peek']
+    ['stats', 'peek', 'review']
     """
     return [name for name, does in TOOLBAR.items() if refusal(mode, name) is None and does(view)]
 

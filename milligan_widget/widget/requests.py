@@ -41,6 +41,7 @@ REQUEST_TYPES = (
     "save", "files",  # save the game in the notebook's folder; list the saves there (Open)
     "open",  # open the save named ``name`` ({"name": "milligan-deal-8-….json"})
     "resume",  # take up the game auto-saved before ({"on": true}), or not ({"on": false})
+    "review",  # review the game on show in the replay viewer (in the background; Stop stops it)
 )  # fmt: skip
 
 

@@ -61,6 +61,7 @@ class Frame:
     files: Data | None = None
     statistics: Data | None = None
     analysis: Data | None = None
+    game_review: Data | None = None  # the game review in the replay viewer
 
     def changes(self) -> list[tuple[str, Data]]:
         """(trait, value) for each part sent, in the order the front end takes them.
@@ -69,8 +70,8 @@ class Frame:
         [('view', {'rev': 1}), ('analysis', {'state': None})]
         """
         parts = (("rules_info", self.rules_info), ("panel", self.panel), ("files", self.files),
-                 ("statistics", self.statistics), ("view", self.view),
-                 ("analysis", self.analysis))  # fmt: skip
+                 ("statistics", self.statistics), ("game_review", self.game_review),
+                 ("view", self.view), ("analysis", self.analysis))  # fmt: skip
         return [(name, value) for name, value in parts if value is not None]
 
 
@@ -121,6 +122,7 @@ class Table:
             publish=self.publish,
             play=lambda move, prefix: self.apply(move, prefix=prefix),
             show_analysis=self.show_analysis,
+            show_review=self.show_review,
             log=self.log,
         )
 
@@ -142,9 +144,9 @@ class Table:
     def switch_to(
         self, game: Game, card: Scorecard | None = None, line: WinningLine = NO_LINE
     ) -> None:
-        """Put ``game`` on show in play mode (leaving a lesson or the replay viewer), with
-        the winning ``line`` remembered for it and its scorecard (its clock and counters:
-        a new one if None); not published."""
+        """Put ``game`` on show in play mode (leaving a lesson or the replay viewer, and
+        its review), with the winning ``line`` remembered for it and its scorecard (its
+        clock and counters: a new one if None); not published."""
         self.assistant.switch(line)
         self.player, self.mode = game, modes.Play(game)
         self._number += 1
@@ -333,13 +335,19 @@ class Table:
             rules = views.rules_info(game.rules, PRESETS)
         panel = self.mode.panel() if panel_changed else None
         analysis = self.assistant.fresh_analysis()
-        self._send(Frame(view, rules, panel, files, statistics, analysis))
+        review = self.assistant.reviewer.fresh()
+        self._send(Frame(view, rules, panel, files, statistics, analysis, review))
         self._keep()
 
     def show_analysis(self, analysis: Data) -> None:
         """Send a new analysis alone (a solver's verdict came in, nothing else changed)."""
         if not self.closed:
             self._send(Frame(analysis=analysis))
+
+    def show_review(self, review: Data) -> None:
+        """Send the review's progress alone (one more move reviewed)."""
+        if not self.closed:
+            self._send(Frame(game_review=review))
 
     def bookkeeping(self, message: str, kind: str) -> tuple[str, str, float | None]:
         """What a change entails before it is shown: the solver stops working on positions

@@ -3,8 +3,10 @@
 In a lesson (:class:`Lessons`) the layout shows each step's position and a lesson panel;
 every move goes through :meth:`LessonRun.attempt` and a wrong one is refused like an illegal
 one. The replay viewer (:class:`Viewer`) steps through a game's moves with the engine's
-undo/redo. A mode's fixed data (the step titles, the move list) goes in the ``panel`` trait
-once, when the mode starts; each view carries only where it is (:mod:`.modes`).
+undo/redo, and shows the game review (:meth:`Viewer.review`: the review job runs in
+:mod:`.assistant.review`, its data goes in the ``game_review`` trait). A mode's fixed data
+(the step titles, the move list) goes in the ``panel`` trait once, when the mode starts; each
+view carries only where it is (:mod:`.modes`).
 
 >>> from milligan_widget import Game, Move
 >>> from milligan_widget.widget.table import Table
@@ -22,8 +24,20 @@ from milligan_widget import Game, Move
 from milligan_widget.lessons import Feedback, Lesson, LessonRun
 from milligan_widget.widget import modes, requests
 from milligan_widget.widget import view as views
+from milligan_widget.widget.assistant.review import (
+    ReviewJob,
+    ReviewSettings,
+    check_review_game,
+    review_source,
+)
 from milligan_widget.widget.modes import ModeError
+from milligan_widget.widget.scores import Scorecard
 from milligan_widget.widget.table import Table
+from milligan_widget.widget.words import moves as _moves
+
+PEEKED = (
+    "This game counts as peeked: the review's verdicts come from the solver, which knows the stock."
+)
 
 
 class Lessons:
@@ -94,16 +108,66 @@ class Viewer:
     def __init__(self, table: Table) -> None:
         self.table = table
 
-    def show_replay(self, game: Game | str | Path | None = None, ply: int = 0) -> None:
-        """Show ``game`` (default: the one on show) in the replay viewer at ``ply``."""
+    def show_replay(
+        self,
+        game: Game | str | Path | None = None,
+        ply: int = 0,
+        card: Scorecard | None = None,
+        message: str = "",
+    ) -> None:
+        """Show ``game`` (default: the one on show) in the replay viewer at ``ply``
+        (``card``: the scorecard Play from here goes on with; None: a new one)."""
         table = self.table
         saved = table.game if game is None else requests.saved_game(game)
         if saved is None:
             raise TypeError("show_replay needs a Game, its saved JSON text or a path to it")
         replay = modes.Replay.of(saved, ply)
         table.set_aside.clear()  # a replay is watched: Undo does not go back past it
-        table.switch_to(replay.game)
-        table.show_mode(replay, replay.message(), rules_changed=True)
+        table.switch_to(replay.game, card)
+        table.show_mode(replay, message or replay.message(), rules_changed=True)
+
+    def review(self, game: Game | str | Path | None, settings: ReviewSettings) -> ReviewJob:
+        """Review ``game`` (default: the game on show, the replay's whole line in the
+        viewer) in the background, shown in the replay viewer. A game still in play counts
+        as peeked (the verdicts know the stock). Refused in words (nothing changed) with no
+        moves or too many."""
+        table = self.table
+        try:
+            line = self._line() if game is None else review_source(game)
+        except ValueError as exc:
+            table.forbid(str(exc))
+        except OSError as exc:
+            table.forbid(f"That saved game cannot be read: {exc.strerror or exc}.")
+        peeked = line.status == "playing" and not table.assistant.peek
+        words = f"Reviewing {_moves(len(line.history))} in the background (Stop stops it)."
+        words = f"{words} {PEEKED}" if peeked else words
+        if game is not None or not table.mode.watched:
+            self._open_for_review(line, game is None, peeked, words)
+        elif peeked:
+            table.card.peek = True
+        job = table.assistant.reviewer.start(line, settings)
+        table.publish(message=words)
+        return job
+
+    def _line(self) -> Game:
+        """The game on show with its whole line (the replay's later moves too)."""
+        line = self.table.game.copy()
+        while self.table.mode.watched and line.can_redo:
+            line.redo()
+        return check_review_game(line)
+
+    def _open_for_review(self, line: Game, own: bool, peeked: bool, words: str) -> None:
+        """Show ``line`` in the viewer at its last move; the player's own game (``own``)
+        keeps its scorecard (peeked, and so auto-saved at once, if ``peeked``)."""
+        table = self.table
+        card = table.card if own and table.mode.own_game else None
+        if card is not None and peeked:
+            card.peek = True
+            if table.autosave is not None:
+                table.autosave.write(table.player, True)
+        self.show_replay(line, len(line.history), card, words)
+        if peeked:
+            table.card.peek = True
 
     def step_to(self, n: int) -> None:
         """Show the position after the first ``n`` moves of the replay (0: the deal)."""
@@ -117,4 +181,5 @@ class Viewer:
     def stop_replay(self) -> None:
         """Back to play, on the replay's game at the position shown."""
         if self.table.mode.watched:
+            self.table.assistant.reviewer.cancel()
             self.table.show_mode(modes.Play(self.table.player), "Play on from here.")

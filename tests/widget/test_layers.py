@@ -15,7 +15,13 @@ LAYERS = [
     ["words", "lock", "view", "requests", "scores", "storage", "assistant.honesty"],  # basics
     ["modes", "assistant.jobs"],
     ["assistant.winning_line"],
-    ["assistant.hints", "assistant.indicator", "assistant.solution", "setaside"],
+    [
+        "assistant.hints",
+        "assistant.indicator",
+        "assistant.review",
+        "assistant.solution",
+        "setaside",
+    ],
     ["assistant"],  # the solver's jobs, shown only through a Host
     ["table"],  # the gate in and the door out
     ["playing", "teaching", "helping", "keeping"],  # what the player does, one room each

@@ -14,8 +14,9 @@ position on it answers at once, without a solve.
 through its :class:`~.jobs.Host` (the table's publishing), and its jobs run in
 :mod:`.jobs`' threads.
 
-The hints are :mod:`.hints`', the checks :mod:`.indicator`'s and the playback
-:mod:`.solution`'s; Think longer, the analysis on show and stopping are the assistant's own.
+The hints are :mod:`.hints`', the checks :mod:`.indicator`'s, the playback
+:mod:`.solution`'s and the game review :mod:`.review`'s; Think longer, the analysis on show
+and stopping are the assistant's own.
 
 >>> from milligan_widget.widget import MilliganWidget
 >>> widget = MilliganWidget(seed=8, stats=False, autosave=False)
@@ -47,6 +48,7 @@ from milligan_widget.widget.assistant.jobs import (
     verdict_words,
     win_words,
 )
+from milligan_widget.widget.assistant.review import Reviewer
 from milligan_widget.widget.assistant.solution import Solution
 from milligan_widget.widget.assistant.winning_line import NO_LINE, WinningLine
 from milligan_widget.widget.lock import locked
@@ -76,13 +78,15 @@ class Assistant:
         self._think: Job | None = None  # Think longer's solve
         self.solution = Solution(host, self.workers, self._remember)
         self._thought: Verdict | None = None  # Think longer's newest verdict
+        self.reviewer = Reviewer(host, self.workers)  # the game review, for the replay viewer
 
     # ----------------------------------------------------------------- the game on show
     @locked
     def switch(self, line: WinningLine = NO_LINE) -> None:
-        """Another game (or mode) is on show: stop the solution, forget what was found
-        for the one before; ``line``: the win remembered for the new one."""
+        """Another game (or mode) is on show: stop the solution and the review, forget what
+        was found for the one before; ``line``: the win remembered for the new one."""
         self.cancel_solution()
+        self.reviewer.cancel()
         self.line = line
         self._thought = self.hints.undecided = None
 
@@ -340,17 +344,20 @@ class Assistant:
     # ------------------------------------------------------------------- all of them
     @locked
     def stop(self) -> bool:
-        """Stop Think longer or the solution playing back; False if neither was running."""
+        """Stop Think longer, the solution playing back or the review (its moves done are
+        kept); False if none was running."""
         if self._stop_thinking():
             return True
-        return self.solution.stop()
+        return self.solution.stop() or self.reviewer.stop()
 
     @property
     def busy(self) -> str | None:
-        """What the Stop button would stop: "solution", "think" or None."""
+        """What the Stop button would stop: "solution", "think", "review" or None."""
         if self.solution.running:
             return "solution"
-        return "think" if self._thinking() is not None else None
+        if self._thinking() is not None:
+            return "think"
+        return "review" if self.reviewer.running else None
 
     def wait(self, timeout: float | None = 30.0) -> bool:
         """Wait until every job is done, stopped ones too; False on timeout."""
@@ -381,6 +388,7 @@ class Assistant:
             self._think.stop.set()
             self._think = None
         self.cancel_solution()
+        self.reviewer.cancel()
         self.indicator.close()
 
     def join(self, timeout: float) -> None:

@@ -55,6 +55,7 @@ class Host:
     publish: Publish  # a new view
     play: Callable[[Move, str], Move]  # play a move of the solution (its words prefixed)
     show_analysis: Callable[[dict[str, Any]], None]  # a new analysis alone
+    show_review: Callable[[dict[str, Any]], None]  # the review's progress alone
     log: logging.Logger | logging.LoggerAdapter[logging.Logger]
 
 
