@@ -6,7 +6,6 @@ snapshot is the piles as bytes.
 """
 
 from collections.abc import Callable, Iterable
-from typing import Any
 
 from milligan_widget.rules import Rules
 
@@ -14,6 +13,9 @@ Key = tuple[bytes, int]
 Handle = int
 Noise = Callable[[], float] | None
 Flags = tuple[int, int, int, bool, int, bool, bool, bool, bool, bool, int]
+Codes = tuple[int, ...]
+# (columns, foundations, cards dealt, reserve, cells, runs, stock), as PyCore.state
+State = tuple[tuple[Codes, ...], Codes, int, Codes, Codes, Codes, Codes]
 
 class KeySet:
     """A set of keys that the compiled searches read without making Python keys."""
@@ -54,7 +56,7 @@ class CoreBase:
     def rows_left(self) -> int: ...
     def endgame_rank(self) -> int: ...
     def breaks(self) -> int: ...
-    def state(self) -> tuple[Any, ...]: ...
+    def state(self) -> State: ...
     def expand(
         self,
         node: object,
