@@ -62,7 +62,7 @@ _MOVE_KEYS = {"move", "comment"}
 # ----------------------------------------------------------------------------- writing
 
 
-def write_atomic(path: str | os.PathLike, text: str) -> None:
+def write_atomic(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` atomically: into a temporary file in the same
     folder, flushed and synced to disk, then renamed over ``path`` with :func:`os.replace`.
 
@@ -141,7 +141,7 @@ def dumps(game: Game, indent: int | None = 1) -> str:
 # ----------------------------------------------------------------------------- reading
 
 
-def read_text(path: str | os.PathLike) -> str:
+def read_text(path: str | os.PathLike[str]) -> str:
     """The text of a saved-game file, refused with :class:`SaveFileError` if it is larger
     than :data:`MAX_SAVE_BYTES` (without reading it all) or is not UTF-8 text. A missing
     or unreadable file raises the usual :class:`OSError`."""
@@ -155,7 +155,7 @@ def read_text(path: str | os.PathLike) -> str:
         raise SaveFileError(f"{Path(path).name} is not a saved game: it is not text") from None
 
 
-def load(path: str | os.PathLike) -> Game:
+def load(path: str | os.PathLike[str]) -> Game:
     """The game saved in the file at ``path`` (see :func:`read_text` and :func:`loads`)."""
     return loads(read_text(path))
 

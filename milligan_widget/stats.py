@@ -478,7 +478,7 @@ class Stats:
     number of kernels can share it. Safe to use from several threads.
     """
 
-    def __init__(self, folder: str | os.PathLike | None = None) -> None:
+    def __init__(self, folder: str | os.PathLike[str] | None = None) -> None:
         self.folder = Path(folder) if folder is not None else default_folder()
         self.path = self.folder / FILE_NAME
         self._write_problem: str | None = None
@@ -563,7 +563,7 @@ class Stats:
         latest = latest if count < 0 else latest[:count]
         return Summary(tuple(presets), tuple(latest), problem, len(waiting))
 
-    def export_csv(self, path: str | os.PathLike) -> int:
+    def export_csv(self, path: str | os.PathLike[str]) -> int:
         """Write every game, oldest first, deck included, to a CSV file at ``path``
         (atomically: a failed export leaves any previous file as it was); the number of games
         written. Raises :class:`StatsError` if the statistics cannot be read (and writes
@@ -916,7 +916,7 @@ def records_to_csv(records: list[GameRecord]) -> str:
     return out.getvalue()
 
 
-def read_csv(path: str | os.PathLike) -> list[GameRecord]:
+def read_csv(path: str | os.PathLike[str]) -> list[GameRecord]:
     """The games in a CSV file written by :meth:`Stats.export_csv`; a :class:`StatsError`
     naming the line if one is not a game."""
     with open(path, encoding="utf-8", newline="") as handle:
