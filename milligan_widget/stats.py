@@ -64,9 +64,9 @@ import platformdirs
 from .deals import MAX_DEAL
 from .errors import MilliganError, shown
 from .game import Game
+from .interval import wilson
 from .rules import PRESETS, Rules
 from .savefile import write_atomic
-from .interval import wilson
 
 ENVIRONMENT_VARIABLE = "MILLIGAN_WIDGET_DATA"  #: names a folder to use instead of the default
 FILE_NAME = "statistics.sqlite3"
