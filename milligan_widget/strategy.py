@@ -216,8 +216,7 @@ def play_games(
     bar named after the strategy."""
     seeds = list(seeds)
     if progress:
-        # tqdm ships no type hints (types-tqdm is not a dependency); a bar is Any here.
-        from tqdm.auto import tqdm  # type: ignore[import-untyped]
+        from tqdm.auto import tqdm  # no type hints: Any (see pyproject.toml)
 
         name = getattr(strategy, "__name__", "strategy").replace("_", " ")
         seeds = tqdm(seeds, desc=name, unit="deal")
