@@ -13,7 +13,7 @@ Card('10H')
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import total_ordering
 
 from .errors import MilliganError, shown
@@ -78,7 +78,7 @@ class Card:
         return CARDS[code]
 
     @classmethod
-    def parse(cls, text: str) -> Card:
+    def parse(cls, text: Card | str) -> Card:
         """Read ``"10H"``, ``"TH"``, ``"th"``, ``"QS"``, ``"AD"`` or ``"10♥"``."""
         if isinstance(text, Card):
             return text
@@ -134,7 +134,7 @@ class Card:
     def __hash__(self) -> int:
         return hash(("Card", self.code))
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[int], Card], tuple[int]]:
         return (Card.from_code, (self.code,))
 
 
@@ -149,22 +149,31 @@ for _code in range(52):
 del _code, _rank, _suit, _r, _s
 
 
-def parse_cards(cards) -> list[int]:
+#: A card as the public API takes it: a :class:`Card`, its text (``"10H"``) or its code (0..51).
+CardLike = Card | str | int
+
+
+def parse_cards(cards: str | Iterable[CardLike]) -> list[int]:
     """Codes for a sequence of cards given as :class:`Card`, text or integer codes.
 
     A single string may hold several cards separated by spaces or commas.
+
+    >>> parse_cards("10H, QS") == parse_cards([Card.parse("10H"), 45])
+    True
     """
     if isinstance(cards, str):
         cards = cards.replace(",", " ").split()
     elif not isinstance(cards, Iterable) or isinstance(cards, (bytes, dict, Card)):
         raise CardError(f"give the cards as a list, like ['10H', 'QS'], not {shown(cards)}")
-    codes = []
-    for card in cards:
-        if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 52:
-            codes.append(card)
-        else:
-            codes.append(Card.parse(card).code)
-    return codes
+    return [_code_of(card) for card in cards]
+
+
+def _code_of(card: CardLike) -> int:
+    if isinstance(card, int):  # a code; a bool is refused as not a card
+        if 0 <= card < 52 and not isinstance(card, bool):
+            return card
+        raise CardError(f"a card is written like '10H' or 'QS', not {shown(card)}")
+    return Card.parse(card).code
 
 
 def cards_text(codes: Iterable[int]) -> str:

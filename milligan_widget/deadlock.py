@@ -25,14 +25,37 @@ left by then.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 from .cards import CARDS
-from .position import KING, Position, fits
+from .position import KING, fits
+from .rules import Rules
 
 NEVER = 1 << 30  # the epoch of a card that cannot leave
 
 
-def applies(position: Position) -> bool:
+class Ruled(Protocol):
+    """Anything played under rules: a position, a game, a search core."""
+
+    @property
+    def rules(self) -> Rules: ...
+
+
+class Piles(Ruled, Protocol):
+    """What the test reads of a position (a :class:`~milligan_widget.position.Position`, or a
+    search core's view of one)."""
+
+    @property
+    def column_codes(self) -> tuple[tuple[int, ...], ...]: ...
+    @property
+    def stock_codes(self) -> tuple[int, ...]: ...
+    @property
+    def foundation_heights(self) -> tuple[int, ...]: ...
+    @property
+    def foundation_suit_codes(self) -> tuple[int, ...]: ...
+
+
+def applies(position: Ruled) -> bool:
     """Does the test hold for these rules (no reserve, cells or take-back; King-only spaces;
     an open deal and run moves, as its reasoning about what covers a card assumes)?"""
     rules = position.rules
@@ -59,7 +82,7 @@ class _Cards:
     Cards are numbered: the columns' cards bottom to top, column by column, then the stock in
     dealing order. Lists of card numbers say what each one waits for."""
 
-    def __init__(self, position: Position) -> None:
+    def __init__(self, position: Piles) -> None:
         self.card: list[int] = []
         self.column: list[int] = []
         self.epoch: list[int] = []
@@ -129,7 +152,7 @@ class _Cards:
                 ]
             )
 
-    def _needs_and_parents(self, position: Position) -> None:
+    def _needs_and_parents(self, position: Piles) -> None:
         """For each card, the copies of every lower card of its suit not yet home (one copy of
         each must get home first), and the cards it may be put on; none of them under it."""
         copies = self.copies
@@ -142,7 +165,7 @@ class _Cards:
         for code in copies:
             rank, suit = code >> 2, code & 3
             needs = [copies.get(r * 4 + suit, []) for r in range(home[suit], rank)]
-            parents = []
+            parents: list[int] = []
             if rank != KING:
                 for other in (0, 1) if code & 2 else (2, 3):
                     parents += copies.get((rank + 1) * 4 + other, ())
@@ -169,7 +192,7 @@ def _chain_bases(card: int) -> list[int]:
     ]
 
 
-def first_epochs(position: Position) -> tuple[_Cards, list[int]]:
+def first_epochs(position: Piles) -> tuple[_Cards, list[int]]:
     """For every card not home, the first epoch by which it might leave its place (``NEVER``
     if it cannot)."""
     cards = _Cards(position)
@@ -210,7 +233,7 @@ def first_epochs(position: Position) -> tuple[_Cards, list[int]]:
     return cards, first
 
 
-def trapped_cards(position: Position) -> list[tuple[int, int, int]]:
+def trapped_cards(position: Piles) -> list[tuple[int, int, int]]:
     """(card, column, epoch it lands) of every card that can never leave its place; any at
     all means the position is lost. Empty where the test does not apply (see :func:`applies`)."""
     if not applies(position):
@@ -223,7 +246,7 @@ def trapped_cards(position: Position) -> list[tuple[int, int, int]]:
     ]
 
 
-def explain(position: Position) -> str | None:
+def explain(position: Piles) -> str | None:
     """Why the position is lost, naming the trapped card nearest the player, or ``None``
     when no card is trapped (the position may still be lost, for reasons the test misses).
 

@@ -23,6 +23,7 @@ against the ``pysol-cards`` package.
 from __future__ import annotations
 
 import random
+from typing import TypeVar
 
 from .cards import CARDS, Card, full_deck
 from .errors import MilliganError, shown
@@ -30,6 +31,7 @@ from .errors import MilliganError, shown
 MAX_DEAL = 10**20 - 1
 _LCG_LIMIT = 32000
 _LCG_MASK = 0x7FFFFFFF  # only bits 16..30 are ever read, so 31 bits of state suffice
+T = TypeVar("T")
 
 
 def deal_order(number: int, decks: int = 2) -> list[Card]:
@@ -50,7 +52,7 @@ def deal_codes(number: int, decks: int = 2) -> list[int]:
     return cards
 
 
-def lcg_shuffle(items: list, seed: int) -> list:
+def lcg_shuffle(items: list[T], seed: int) -> list[T]:
     """Shuffle ``items`` in place as PySolFC's ``LCRandom31(seed)`` does (1 <= seed < 2**31)."""
     if not 1 <= seed <= _LCG_MASK:
         raise ValueError(f"the LCG shuffle takes seeds 1 .. 2**31 - 1, not {seed}")
@@ -62,7 +64,7 @@ def lcg_shuffle(items: list, seed: int) -> list:
     return items
 
 
-def mt_shuffle(items: list, seed: int) -> list:
+def mt_shuffle(items: list[T], seed: int) -> list[T]:
     """Shuffle ``items`` in place as PySolFC's ``MTRandom(seed)`` does (seed >= 0).
 
     The generator is the standard library's MT19937, seeded from the 32-bit words of the

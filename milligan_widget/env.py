@@ -143,6 +143,7 @@ class MilliganEnv(gym.Env):
 
     # Gymnasium reads these; text frames have no pace of their own, 4 fps is its usual figure.
     metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
+    action_space: spaces.Discrete  # gymnasium declares a Space; this one is always Discrete
 
     def __init__(
         self,
@@ -204,7 +205,7 @@ class MilliganEnv(gym.Env):
 
     def _new_game(self, seed: int | None, options: dict[str, Any]) -> Game:
         if options.get("game") is not None:
-            game = options["game"]
+            game: Game = options["game"]  # a Game: _checked_options saw to it
             if game.rules != self.rules:
                 raise ValueError(
                     f"the game's rules are not this environment's ({self.rules.name or 'custom'})"
@@ -249,7 +250,7 @@ class MilliganEnv(gym.Env):
 
 
 def _observation_space(rules: Rules) -> spaces.Dict:
-    def cards(*shape: int) -> spaces.MultiDiscrete:
+    def cards(*shape: int) -> spaces.MultiDiscrete[np.int8]:
         return spaces.MultiDiscrete(np.full(shape, FACE_DOWN + 1), dtype=np.int8)
 
     return spaces.Dict(

@@ -43,7 +43,9 @@ from .rules import Rules
 if TYPE_CHECKING:
     from os import PathLike
 
-    from .layout import Layout
+    from .cards import CardLike
+    from .layout import FoundationLike, Layout
+    from .position import Action, PositionKey
 
 Status = str  # "playing" | "won" | "lost"
 
@@ -94,8 +96,9 @@ class Game(Position):
             self._reserve = list(layout.reserve)
             self._cells = list(layout.cells)
         self._runs = [run_length(col) for col in self._cols]
-        self._undo: list[tuple] = []
-        self._keys_cache: tuple | None = None
+        self._undo: list[Action] = []
+        # (moves in the line, the last action, the keys of the line since the last deal)
+        self._keys_cache: tuple[int, Action | None, set[PositionKey]] | None = None
 
     def _deal_opening(self) -> None:
         """The opening deal from the deck: one face-up card per column, or with a face-down
@@ -149,10 +152,10 @@ class Game(Position):
     @classmethod
     def from_layout(
         cls,
-        tableau: Sequence[Sequence[Card | str]],
-        foundations: Sequence[Card | str | Sequence[Card | str] | None] | None = None,
-        stock: Sequence[Card | str] = (),
-        reserve: Sequence[Card | str] = (),
+        tableau: Sequence[Sequence[CardLike]],
+        foundations: Sequence[FoundationLike] | None = None,
+        stock: Sequence[CardLike] = (),
+        reserve: Sequence[CardLike] = (),
         cells: Sequence[Card | str | None] | None = None,
         rules: str | Rules = "classic",
         face_down: Sequence[int] | None = None,
@@ -519,7 +522,8 @@ class Game(Position):
             return NotImplemented
         return self._exact_key() == other._exact_key()
 
-    __hash__ = None  # mutable
+    # Mutable, so unhashable; typeshed declares object.__hash__ a method, hence the ignore.
+    __hash__ = None  # type: ignore[assignment]
 
     # ------------------------------------------------------------------ text, pictures, files
 
@@ -612,7 +616,7 @@ class Game(Position):
 
         return loads(text)
 
-    def save(self, path) -> None:
+    def save(self, path: str | PathLike[str]) -> None:
         """Write :meth:`to_json` to a file, atomically: an interrupted save leaves the
         previous file as it was (see :func:`milligan_widget.savefile.write_atomic`)."""
         from .savefile import write_atomic
@@ -620,7 +624,7 @@ class Game(Position):
         write_atomic(path, self.to_json())
 
     @classmethod
-    def load(cls, path) -> Game:
+    def load(cls, path: str | PathLike[str]) -> Game:
         """Read a game written by :meth:`save`. Anything but a good saved game (not UTF-8
         text, too large, not JSON, an illegal move...) raises :class:`SaveFileError`; a
         missing file raises :class:`OSError` as usual."""
@@ -662,13 +666,13 @@ class Game(Position):
             return Move.parse(move)
         raise InvalidMoveError(f"a move is a Move or text like '3>5', not {shown(move)}")
 
-    def line_keys(self) -> set[tuple]:
+    def line_keys(self) -> set[PositionKey]:
         """The :meth:`position_key` of every position of the current line of play since the
         last deal (earlier positions cannot come back): what "a new position" is measured
         against. The set is the game's own cache: read it, do not change it."""
         return self._line_keys()
 
-    def _line_keys(self) -> set[tuple]:
+    def _line_keys(self) -> set[PositionKey]:
         """Position keys of the current line of play since the last deal (positions before
         it cannot come back). Cached: extended by one key when one move was played since."""
         undo, cache = self._undo, self._keys_cache
@@ -679,6 +683,7 @@ class Game(Position):
                 return keys
             if (
                 length == len(undo) - 1
+                and top is not None
                 and top[0] != DEAL_ROW
                 and (undo[-2] if length else None) is last
             ):
@@ -689,7 +694,7 @@ class Game(Position):
         self._keys_cache = (len(undo), top, keys)
         return keys
 
-    def _collect_line_keys(self) -> set[tuple]:
+    def _collect_line_keys(self) -> set[PositionKey]:
         keys = {self.position_key()}
         undone = []
         while self._undo and self._undo[-1][0] != DEAL_ROW:

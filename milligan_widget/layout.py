@@ -12,11 +12,31 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypedDict
 
-from .cards import CARDS, SUITS, Card, parse_cards
+from .cards import CARDS, SUITS, Card, CardLike, parse_cards
 from .errors import MilliganError
 from .position import run_length
 from .rules import Rules
+
+#: A foundation as a staged position gives it: its top card, the whole pile (a list, Ace
+#: first), or ``None`` for an empty one.
+FoundationLike = Card | str | list[CardLike] | tuple[CardLike, ...] | None
+
+
+class _LayoutData(TypedDict):
+    tableau: list[list[str]]
+    foundations: list[str | None]
+    reserve: list[str]
+    cells: list[str | None]
+    stock: list[str]
+
+
+class LayoutData(_LayoutData, total=False):
+    """A :class:`Layout` as a saved game holds it (cards as text); ``face_down`` only where
+    some card lies face down."""
+
+    face_down: list[int]
 
 
 @dataclass(frozen=True)
@@ -35,9 +55,9 @@ class Layout:
         if not self.face_down:
             object.__setattr__(self, "face_down", (0,) * len(self.columns))
 
-    def to_dict(self, suits: Sequence[int]) -> dict:
+    def to_dict(self, suits: Sequence[int]) -> LayoutData:
         """Plain data for a saved game (foundations as their top cards)."""
-        return {
+        data: LayoutData = {
             "tableau": [[str(CARDS[c]) for c in col] for col in self.columns],
             "foundations": [
                 str(CARDS[(h - 1) * 4 + s]) if h else None
@@ -46,12 +66,20 @@ class Layout:
             "reserve": [str(CARDS[c]) for c in self.reserve],
             "cells": [None if c < 0 else str(CARDS[c]) for c in self.cells],
             "stock": [str(CARDS[c]) for c in self.stock],
-            **({"face_down": list(self.face_down)} if any(self.face_down) else {}),
         }
+        if any(self.face_down):
+            data["face_down"] = list(self.face_down)
+        return data
 
 
 def build_layout(
-    rules: Rules, tableau, foundations=None, stock=(), reserve=(), cells=None, face_down=None
+    rules: Rules,
+    tableau: Sequence[Sequence[CardLike]],
+    foundations: Sequence[FoundationLike] | None = None,
+    stock: Sequence[CardLike] = (),
+    reserve: Sequence[CardLike] = (),
+    cells: Sequence[Card | str | None] | None = None,
+    face_down: Sequence[int] | None = None,
 ) -> Layout:
     """Check a staged position and make it a :class:`Layout` (or say what is wrong)."""
     if not _is_list(tableau) or len(tableau) != rules.columns:
@@ -73,7 +101,9 @@ def build_layout(
     return Layout(columns, heights, reserve_codes, cell_codes, stock_codes, down)
 
 
-def _face_down(rules: Rules, columns: tuple[tuple[int, ...], ...], face_down) -> tuple[int, ...]:
+def _face_down(
+    rules: Rules, columns: tuple[tuple[int, ...], ...], face_down: Sequence[int] | None
+) -> tuple[int, ...]:
     """How many cards lie face down at the bottom of each column (docs/rules.md §3.10): a list
     of at most one count per column (the rest are 0); a column's top card is always face up."""
     if face_down is None:
@@ -96,7 +126,9 @@ def _face_down(rules: Rules, columns: tuple[tuple[int, ...], ...], face_down) ->
     return tuple(counts)
 
 
-def _foundation_heights(rules: Rules, foundations) -> tuple[int, ...]:
+def _foundation_heights(
+    rules: Rules, foundations: Sequence[FoundationLike] | None
+) -> tuple[int, ...]:
     count = rules.foundation_count
     if foundations is None:
         return (0,) * count
@@ -134,18 +166,18 @@ def _check_reserve(rules: Rules, reserve: tuple[int, ...], stock: tuple[int, ...
         raise MilliganError("the reserve holds one card or one run of alternating colours")
 
 
-def _is_list(value) -> bool:
+def _is_list(value: object) -> bool:
     return isinstance(value, (list, tuple))
 
 
-def _cells(rules: Rules, cells) -> tuple[int, ...]:
+def _cells(rules: Rules, cells: Sequence[Card | str | None] | None) -> tuple[int, ...]:
     if cells is not None and not _is_list(cells):
         raise MilliganError("give the free cells as a list of cards (None for an empty one)")
-    cells = list(cells or [])
-    if len(cells) > rules.cells:
-        raise MilliganError(f"these rules have {rules.cells} free cells, not {len(cells)}")
-    cells += [None] * (rules.cells - len(cells))
-    return tuple(-1 if c is None or c == "" else Card.parse(c).code for c in cells)
+    given = list(cells or [])
+    if len(given) > rules.cells:
+        raise MilliganError(f"these rules have {rules.cells} free cells, not {len(given)}")
+    given += [None] * (rules.cells - len(given))
+    return tuple(-1 if c is None or c == "" else Card.parse(c).code for c in given)
 
 
 def _check_counts(rules: Rules, codes: list[int]) -> None:

@@ -33,6 +33,7 @@ from .cards import CARDS, Card, cards_text, parse_cards
 from .errors import MilliganError
 from .game import Game
 from .moves import Move
+from .position import PositionKey
 from .rules import Rules
 
 Goal = Callable[[Game], bool]
@@ -110,7 +111,7 @@ class Step:
     explain: str = ""
     mistakes: Mapping[MoveLike, str] = field(default_factory=dict)
     success: str = "Well done!"
-    _levels: tuple[frozenset, ...] = field(init=False, repr=False)
+    _levels: tuple[frozenset[PositionKey], ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -127,7 +128,7 @@ class Step:
             set_(self, "_levels", _expected_levels(self))
         else:
             set_(self, "_levels", ())
-            _check_goal(self)
+            _check_goal(self, self.goal)
 
     def _parse(self, moves: Iterable[MoveLike] | str, what: str) -> list[Move]:
         """Moves from their text (a single string is one move)."""
@@ -152,12 +153,12 @@ class Step:
         return LessonError(f"step {self.title!r}: {problem}")
 
 
-def _expected_levels(step: Step) -> tuple[frozenset, ...]:
+def _expected_levels(step: Step) -> tuple[frozenset[PositionKey], ...]:
     """Position keys after 0, 1, 2 … expected moves (in any order if ``step.any_order``)."""
-    states = [(step.start(), frozenset())]
+    states: list[tuple[Game, frozenset[int]]] = [(step.start(), frozenset())]
     levels = [frozenset({states[0][0].position_key()})]
     for _ in step.moves:
-        following: dict[tuple, tuple[Game, frozenset]] = {}
+        following: dict[PositionKey, tuple[Game, frozenset[int]]] = {}
         for game, done in states:
             for i in _next_indices(step, done):
                 _play_expected(step, game, i, done, following)
@@ -168,13 +169,19 @@ def _expected_levels(step: Step) -> tuple[frozenset, ...]:
     return tuple(levels)
 
 
-def _next_indices(step: Step, done: frozenset) -> list[int]:
+def _next_indices(step: Step, done: frozenset[int]) -> list[int]:
     if step.any_order:
         return [i for i in range(len(step.moves)) if i not in done]
     return [len(done)]
 
 
-def _play_expected(step: Step, game: Game, i: int, done: frozenset, into: dict) -> None:
+def _play_expected(
+    step: Step,
+    game: Game,
+    i: int,
+    done: frozenset[int],
+    into: dict[PositionKey, tuple[Game, frozenset[int]]],
+) -> None:
     after = game.copy(history=False)
     if after.is_legal(step.moves[i]):
         after.play(step.moves[i])
@@ -192,18 +199,18 @@ def _first_problem(step: Step) -> str:
     return "the expected moves cannot be played in any order"  # pragma: no cover
 
 
-def _check_goal(step: Step) -> None:
+def _check_goal(step: Step, goal: Goal) -> None:
     game = step.start()
-    if step.goal(game):
+    if goal(game):
         raise step._fail("the goal already holds in the staged position")
     for n, move in enumerate(step.solution, 1):
         reason = game.explain(move)
         if reason:
             raise step._fail(f"solution move {n} ({move}) is illegal: {reason}")
-        if _matching_mistake(step, game, move) is not None:
+        if _matching_mistake(step, game, Move.parse(move)) is not None:
             raise step._fail(f"solution move {n} ({move}) is listed as a mistake")
         game.play(move)
-    if step.solution and not step.goal(game):
+    if step.solution and not goal(game):
         raise step._fail("the solution does not reach the goal")
 
 
@@ -212,7 +219,7 @@ def _matching_mistake(step: Step, game: Game, move: Move) -> str | None:
     one reaching the same position, or one refused for the same reason (any count, since a
     drag names its cards) while the card it would lift is still the one the mistake meant."""
     for mistake, words in step.mistakes.items():
-        if _same_attempt(game, move, mistake, step.position):
+        if _same_attempt(game, move, Move.parse(mistake), step.position):
             return words
     return None
 
@@ -227,7 +234,11 @@ def _same_attempt(game: Game, a: Move, b: Move, staged: Game) -> bool:
         return _key_after(game, a) == _key_after(game, b)
     if reason_a is None or reason_b is None or a.source != b.source:
         return False
-    return reason_a == reason_b or a.target[0] == b.target[0] == "f"
+    return reason_a == reason_b or (_to_foundation(a) and _to_foundation(b))
+
+
+def _to_foundation(move: Move) -> bool:
+    return move.target is not None and move.target.startswith("f")
 
 
 def _top_card(game: Game, move: Move) -> Card | None:
@@ -244,7 +255,7 @@ def _top_card(game: Game, move: Move) -> Card | None:
     return pile[-1] if pile else None
 
 
-def _key_after(game: Game, move: Move) -> tuple:
+def _key_after(game: Game, move: Move) -> PositionKey:
     after = game.copy(history=False)
     after.play(move)
     return after.position_key()
@@ -353,9 +364,10 @@ class LessonRun:
         reason = self._game.explain(move)
         if reason is not None:
             return self._refuse_illegal(move, reason)
-        if self.step.goal is None:
+        goal = self.step.goal
+        if goal is None:
             return self._attempt_expected(move)
-        return self._attempt_goal(move)
+        return self._attempt_goal(move, goal)
 
     def _refuse_illegal(self, move: Move, reason: str) -> Feedback:
         words = _matching_mistake(self.step, self._game, move) or self.step.explain
@@ -375,12 +387,12 @@ class LessonRun:
             return self._refuse_legal(move)
         return self._play(move, done == len(self.step.moves))
 
-    def _attempt_goal(self, move: Move) -> Feedback:
+    def _attempt_goal(self, move: Move, goal: Goal) -> Feedback:
         if _matching_mistake(self.step, self._game, move) is not None:
             return self._refuse_legal(move)
         after = self._game.copy(history=False)
         after.play(move)
-        return self._play(move, bool(self.step.goal(after)), "Played")
+        return self._play(move, bool(goal(after)), "Played")
 
     def _play(self, move: Move, finishing: bool, verb: str = "Right") -> Feedback:
         words = self._game.describe(move)
@@ -453,7 +465,7 @@ def _replay_solution(step: Step, game: Game) -> Move | None:
     """The solution's next move if the learner has followed it so far."""
     history = game.history
     if history == list(step.solution[: len(history)]) and len(history) < len(step.solution):
-        return step.solution[len(history)]
+        return Move.parse(step.solution[len(history)])
     return None
 
 
@@ -506,7 +518,9 @@ def leftovers(
     return tops, [str(CARDS[c]) for c in rest]
 
 
-def _fill_pile(unused: Counter, pile: int, rules: Rules, caps: Mapping) -> str | None:
+def _fill_pile(
+    unused: Counter[int], pile: int, rules: Rules, caps: Mapping[int, str | None]
+) -> str | None:
     suit = pile // rules.decks
     cap = caps.get(pile + 1, "KC")
     limit = 0 if cap is None else Card.parse(cap).rank

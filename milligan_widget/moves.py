@@ -26,6 +26,7 @@ True
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from .errors import InvalidMoveError
 from .errors import shown as _shown
@@ -100,6 +101,7 @@ class Move:
     __slots__ = ("_dst", "_key", "_src", "count")
     _src: int
     _dst: int
+    _key: str
     count: int | None
 
     def __new__(cls, source: str, target: str | None = None, count: int | None = None) -> Move:
@@ -119,8 +121,9 @@ class Move:
         return DEAL
 
     @classmethod
-    def parse(cls, text: str) -> Move:
-        """Read a move in the text notation (see the module docstring)."""
+    def parse(cls, text: Move | str) -> Move:
+        """Read a move in the text notation (see the module docstring); a :class:`Move` is
+        taken as it is."""
         if isinstance(text, Move):
             return text
         if not isinstance(text, str):
@@ -177,7 +180,7 @@ class Move:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("moves are immutable")
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[str], Move], tuple[str]]:
         return (Move.parse, (self._key,))
 
 

@@ -15,7 +15,8 @@ The engine interface (:attr:`Position.column_codes`) gives the plain codes, and
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from .cards import CARDS, SUIT_NAMES, cards_text
 from .errors import IllegalMoveError
@@ -33,6 +34,33 @@ FOUNDATION_TO_COLUMN, COLUMN_TO_CELL, CELL_TO_COLUMN, CELL_TO_FOUNDATION = 6, 7,
 # own action, the column); and a Yukon group that is not a run (docs/rules.md §3.11):
 # (GROUP_TO_COLUMN, src, dst, k, src's run before, dst's run before).
 TURN_UP, GROUP_TO_COLUMN = 10, 11
+
+#: An action record: (kind, fields...), the fields depending on the kind (ints, the runs
+#: before a deal, or for ``TURN_UP`` the move's own record). The engine reads a field by its
+#: place once it knows the kind, which a type checker cannot follow through a union of tuple
+#: shapes without casts in the hot loops; so the fields are typed loosely here, and only here.
+Action = tuple[Any, ...]
+#: A search key (see :meth:`Position.search_key`): the packed piles and the cards dealt.
+SearchKey = tuple[bytes, int]
+#: The piles in the compact form of :meth:`Position.snapshot`: columns, foundation heights,
+#: cards dealt, reserve, cells.
+Snapshot = tuple[tuple[bytes, ...], tuple[int, ...], int, bytes, tuple[int, ...]]
+#: A position as :meth:`Position.position_key` sees it: columns, foundations by suit, stock
+#: left, reserve, cells.
+PositionKey = tuple[
+    tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], int, tuple[int, ...], tuple[int, ...]
+]
+#: Every pile exactly, and the rules (see :meth:`Position.exact_key`).
+ExactKey = tuple[
+    tuple[tuple[int, ...], ...],  # columns
+    tuple[int, ...],  # foundation heights
+    tuple[int, ...],  # stock
+    tuple[int, ...],  # reserve
+    tuple[int, ...],  # cells
+    Rules,
+]
+#: Where the move generator puts the moves it finds (``list.append``).
+AddMove = Callable[[Move], None]
 
 
 def fits(card: int, onto: int) -> bool:
@@ -95,6 +123,14 @@ class Position:
         "_runs",
         "_tableau",
     )
+    # The piles, set up by the subclass that deals them (Game) and changed by moves.
+    _deck: tuple[int, ...]  # the dealing order; the stock is _deck[_pos:]
+    _pos: int
+    _cols: list[list[int]]  # face-down cards plus HIDDEN
+    _runs: list[int]
+    _found: list[int]
+    _reserve: list[int]
+    _cells: list[int]  # -1 for an empty cell
 
     def _configure(self, rules: Rules) -> None:
         """Derive the rule flags the hot paths read."""
@@ -116,7 +152,7 @@ class Position:
         self._fpiles = tuple(tuple(range(s * per_suit, (s + 1) * per_suit)) for s in range(4))
         self._tableau = b""  # the columns of the last search_key, for buried_next
 
-    def _exact_key(self) -> tuple:
+    def _exact_key(self) -> ExactKey:
         return (
             tuple(map(tuple, self._cols)),
             tuple(self._found),
@@ -126,7 +162,7 @@ class Position:
             self._rules,
         )
 
-    def position_key(self) -> tuple:
+    def position_key(self) -> PositionKey:
         """A key equal for positions a player cannot tell apart: column order, the order of
         same-suit foundations and of cells do not matter."""
         found = self._found
@@ -226,7 +262,7 @@ class Position:
         other = (0, 1) if card & 2 else (2, 3)
         return rank <= 1 or all(found[p] >= rank for s in other for p in fpiles[s])
 
-    def moves_and_actions(self) -> list[tuple[Move, tuple]]:
+    def moves_and_actions(self) -> list[tuple[Move, Action]]:
         """Every legal move, in the order of ``Game.legal_moves``, with its action record.
 
         >>> from milligan_widget import Game
@@ -236,7 +272,7 @@ class Position:
         resolve = self._resolve
         return [(move, resolve(move)) for move in self._generate()]
 
-    def search_key(self) -> tuple[bytes, int]:
+    def search_key(self) -> SearchKey:
         """A compact key for a search's tables: (bytes, cards dealt). Column order counts
         only while rows are still to be dealt (each lands on given columns); the two piles of
         a suit count in either order, and so do the cells.
@@ -267,7 +303,8 @@ class Position:
         (0: all free; 99 for a card not in the columns or the reserve), in the position of
         the last :meth:`search_key`."""
         tableau, reserve = self._tableau, self._reserve
-        total, depths = 0, {}
+        total = 0
+        depths: dict[int, int] = {}
         for height, suit in zip(self._found, self._fsuit, strict=True):
             if height < 13:
                 card = height * 4 + suit
@@ -286,7 +323,7 @@ class Position:
                 total += depth
         return total
 
-    def apply_safe_home_moves(self) -> list[tuple[Move, tuple]]:
+    def apply_safe_home_moves(self) -> list[tuple[Move, Action]]:
         """Play safe foundation moves (the rule of :meth:`safe_to_home`) until none is left,
         without a game's history; return (move, action) for each, to undo them with
         :meth:`unapply_action`, last first.
@@ -297,9 +334,10 @@ class Position:
         ['1>f']
         """
         found, fsuit, safe, cols = self._found, self._fsuit, self._safe_home, self._cols
-        played = []
+        played: list[tuple[Move, Action]] = []
         while True:
             ready = {h * 4 + s for h, s in zip(found, fsuit, strict=True) if h < 13}
+            move: Move | None
             for i, col in enumerate(cols):  # the common case, without the generator
                 if col and col[-1] in ready and safe(col[-1]):
                     move = _TO_FOUNDATION[i]
@@ -360,11 +398,11 @@ class Position:
         columns' top cards, the reserve's end card where the rules allow, the cells' cards."""
         return list(self._free_cards())
 
-    def exact_key(self) -> tuple:
+    def exact_key(self) -> ExactKey:
         """A key equal for exactly the same position, pile for pile (and the same rules)."""
         return self._exact_key()
 
-    def snapshot(self) -> tuple:
+    def snapshot(self) -> Snapshot:
         """The piles in a compact, hashable form, for :meth:`restore` (a solver's undo)."""
         return (
             tuple(map(bytes, self._cols)),
@@ -374,7 +412,7 @@ class Position:
             tuple(self._cells),
         )
 
-    def restore(self, snapshot: tuple) -> None:
+    def restore(self, snapshot: Snapshot) -> None:
         """Put back the piles of a :meth:`snapshot` of this position or one reached from it.
         For search on a private copy: a game's history does not follow (``Game.copy(history=
         False)`` makes such a copy)."""
@@ -409,7 +447,7 @@ class Position:
             if card >= 0:
                 yield CELL + i, card
 
-    def action(self, move: Move) -> tuple:
+    def action(self, move: Move) -> Action:
         """The action record of a legal ``move`` (:class:`IllegalMoveError` with the reason
         otherwise); its first item is the kind (``COLUMN_TO_COLUMN``...), the rest depends on
         the kind.
@@ -434,7 +472,7 @@ class Position:
 
     _resolve = action
 
-    def _resolve_from_column(self, src: int, dst: int, count: int | None) -> tuple:
+    def _resolve_from_column(self, src: int, dst: int, count: int | None) -> Action:
         col = self._cols[src]
         if not col:
             raise IllegalMoveError(f"column {src + 1} is empty")
@@ -486,7 +524,7 @@ class Position:
             )
         raise IllegalMoveError(_not_available(col, count, where))
 
-    def _group_onto_column(self, src: int, dst: int, count: int | None) -> tuple:
+    def _group_onto_column(self, src: int, dst: int, count: int | None) -> Action:
         """The action of a Yukon group from column ``src`` onto column ``dst``: ``count``
         face-up cards, or with no count the only group whose first card fits (docs/rules.md
         §3.11), or every face-up card for an empty column."""
@@ -509,7 +547,7 @@ class Position:
             return (COLUMN_TO_COLUMN, src, dst, k, run)
         return (GROUP_TO_COLUMN, src, dst, k, run, self._runs[dst])
 
-    def _turning_up(self, action: tuple) -> tuple:
+    def _turning_up(self, action: Action) -> Action:
         """``action`` wrapped in a TURN_UP if it uncovers a face-down card (docs/rules.md
         §3.10): the card turns face up as part of the same move."""
         kind, src = action[0], action[1]
@@ -522,7 +560,7 @@ class Position:
             return (TURN_UP, action, src)
         return action
 
-    def _resolve_from_reserve(self, dst: int, count: int | None) -> tuple:
+    def _resolve_from_reserve(self, dst: int, count: int | None) -> Action:
         reserve = self._reserve
         if self._reserve_mode == 0:
             raise IllegalMoveError("these rules have no reserve")
@@ -552,7 +590,7 @@ class Position:
             return (RESERVE_TO_FOUNDATION, self._target_pile(reserve[-1], dst))
         raise IllegalMoveError("cards leave the reserve for a column or a foundation")
 
-    def _resolve_from_foundation(self, pile: int, dst: int, count: int | None) -> tuple:
+    def _resolve_from_foundation(self, pile: int, dst: int, count: int | None) -> Action:
         if pile >= self._nfound:
             raise IllegalMoveError(f"there is no foundation {pile + 1}")
         takeback = self._rules.foundation_takeback
@@ -569,7 +607,7 @@ class Position:
         self._count_onto_column([card], 1, None, self._column_index(dst), f"foundation {pile + 1}")
         return (FOUNDATION_TO_COLUMN, pile, dst)
 
-    def _resolve_from_cell(self, cell: int, dst: int, count: int | None) -> tuple:
+    def _resolve_from_cell(self, cell: int, dst: int, count: int | None) -> Action:
         if cell >= self._ncells:
             raise IllegalMoveError(
                 f"there is no cell {cell + 1}" if self._ncells else "these rules have no free cells"
@@ -679,7 +717,7 @@ class Position:
 
     # ------------------------------------------------------------------ internals: doing
 
-    def apply_action(self, action: tuple) -> None:
+    def apply_action(self, action: Action) -> None:
         """Do an action from :meth:`action` in this position. For trying moves: undo it
         with :meth:`unapply_action` before anything else (a game's history is not told)."""
         kind = action[0]
@@ -711,7 +749,7 @@ class Position:
 
     _apply = apply_action
 
-    def _apply_rare(self, action: tuple) -> None:
+    def _apply_rare(self, action: Action) -> None:
         kind, cols, runs = action[0], self._cols, self._runs
         if kind == COLUMN_TO_RESERVE:
             _, src, k, run = action
@@ -768,7 +806,7 @@ class Position:
         self._runs[src] = self._runs[src] - 1 if self._runs[src] > 1 else run_length(col)
         return card
 
-    def unapply_action(self, action: tuple) -> None:
+    def unapply_action(self, action: Action) -> None:
         """Take back the action :meth:`apply_action` just did."""
         kind = action[0]
         cols, runs = self._cols, self._runs
@@ -794,7 +832,7 @@ class Position:
 
     _unapply = unapply_action
 
-    def _unapply_rare(self, action: tuple) -> None:
+    def _unapply_rare(self, action: Action) -> None:
         kind, cols, runs = action[0], self._cols, self._runs
         if kind == COLUMN_TO_RESERVE:
             _, src, k, run = action
@@ -891,7 +929,9 @@ class Position:
             self._generate_rare(accepts, empty, add)
         return moves
 
-    def _groups_from(self, i: int, accepts: dict[int, list[int]], empty: list[int], add) -> None:
+    def _groups_from(
+        self, i: int, accepts: dict[int, list[int]], empty: list[int], add: AddMove
+    ) -> None:
         """The Yukon group moves of column ``i`` onto the other columns."""
         col = self._cols[i]
         up = len(col) - face_down_count(col)
@@ -927,7 +967,9 @@ class Position:
                 empty.append(i)
         return accepts, empty
 
-    def _moves_to_empty(self, cards, run: int, src: int, empty: list[int], add) -> None:
+    def _moves_to_empty(
+        self, cards: Sequence[int], run: int, src: int, empty: list[int], add: AddMove
+    ) -> None:
         if self._king_only:
             if cards[-run] >> 2 == KING:
                 for d in empty:
@@ -937,7 +979,9 @@ class Position:
                 for k in range(1, run + 1):
                     add(make_move(src, d, None if k == run else k))
 
-    def _generate_rare(self, accepts: dict[int, list[int]], empty: list[int], add) -> None:
+    def _generate_rare(
+        self, accepts: dict[int, list[int]], empty: list[int], add: AddMove
+    ) -> None:
         reserve = self._reserve
         if reserve:
             self._generate_from_reserve(accepts, empty, add)
@@ -956,7 +1000,9 @@ class Position:
                     for d in self._columns_taking(card, accepts, empty):
                         add(make_move(FOUNDATION + p, d, None))
 
-    def _generate_from_reserve(self, accepts, empty, add) -> None:
+    def _generate_from_reserve(
+        self, accepts: dict[int, list[int]], empty: list[int], add: AddMove
+    ) -> None:
         reserve, size = self._reserve, len(self._reserve)
         lowest = 1 if self._any_part else size
         for k in range(lowest, size + 1):
@@ -975,7 +1021,9 @@ class Position:
         ):
             add(make_move(RESERVE, ANY_FOUNDATION, None))
 
-    def _generate_cells(self, accepts, empty, add) -> None:
+    def _generate_cells(
+        self, accepts: dict[int, list[int]], empty: list[int], add: AddMove
+    ) -> None:
         cells = self._cells
         if -1 in cells:
             for i, col in enumerate(self._cols):
@@ -988,7 +1036,9 @@ class Position:
                 if self._foundation_pile(card) is not None:
                     add(make_move(CELL + c, ANY_FOUNDATION, None))
 
-    def _columns_taking(self, card: int, accepts, empty) -> list[int]:
+    def _columns_taking(
+        self, card: int, accepts: dict[int, list[int]], empty: list[int]
+    ) -> list[int]:
         """Columns a single ``card`` may go onto."""
         targets = list(accepts.get(card >> 1, ()))
         if not self._king_only or card >> 2 == KING:

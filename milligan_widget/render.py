@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING
 from .cards import CARDS, SUIT_NAMES, SUIT_SYMBOLS, cards_text
 
 if TYPE_CHECKING:
+    from .cards import Card
     from .game import Game
+    from .position import Action
 
 _EMPTY = "  · "
 _BACK = "  ░░"  #: a face-down card in the text layout: its back, never its face
@@ -92,7 +94,7 @@ _BACK_HTML = '<div class="mm-card mm-back" title="face-down card"></div>'
 _SLOT_HTML = '<div class="mm-slot"></div>'
 
 
-def _column_html(column: Sequence, down: int) -> str:
+def _column_html(column: Sequence[Card], down: int) -> str:
     """A column's cards: a plain back for each face-down card (no trace of its face)."""
     cards = _BACK_HTML * down + "".join(_card_html(c.code) for c in column[down:])
     return f'<div class="mm-col">{cards or _SLOT_HTML}</div>'
@@ -135,7 +137,7 @@ def html_layout(game: Game) -> str:
     )
 
 
-def describe_action(game: Game, action: tuple) -> str:
+def describe_action(game: Game, action: Action) -> str:
     """Words for a resolved action in the position ``game`` is in (before it is played)."""
     from . import position as p
 
@@ -164,13 +166,13 @@ def describe_action(game: Game, action: tuple) -> str:
         return (
             f"{cards_text([card])} back from foundation {pile + 1} {_column_words(cols[dst], dst)}"
         )
-    cell, card = action[1], cards_text([game.cell_codes[action[1]]])
+    cell, held = action[1], cards_text([game.cell_codes[action[1]]])
     if kind == p.CELL_TO_COLUMN:
-        return f"{card} from cell {cell + 1} {_column_words(cols[action[2]], action[2])}"
-    return f"{card} from cell {cell + 1} {_home(game, action[2])}"
+        return f"{held} from cell {cell + 1} {_column_words(cols[action[2]], action[2])}"
+    return f"{held} from cell {cell + 1} {_home(game, action[2])}"
 
 
-def _from_column(game: Game, cols: tuple[tuple[int, ...], ...], action: tuple) -> str:
+def _from_column(game: Game, cols: tuple[tuple[int, ...], ...], action: Action) -> str:
     from . import position as p
 
     kind, src = action[0], action[1]

@@ -10,11 +10,18 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
+from typing import Any
 
 from .errors import RulesError, shown
 
-_CHOICES: dict[str, tuple] = {
+#: The value of one rule option: a choice word, a number (decks, cells) or a yes/no.
+Option = str | int | bool
+#: Rules as plain data (:meth:`Rules.to_dict`): the options by name, and the preset's name.
+RulesData = dict[str, Option | None]
+
+_CHOICES: dict[str, tuple[Option, ...]] = {
     "decks": (2, 1),
     "reserve": ("sequence", "single", "none"),
     "reserve_opens": ("stock-empty", "any-time"),
@@ -95,7 +102,7 @@ class Rules:
             ) from None
 
     @classmethod
-    def coerce(cls, rules: str | Rules | dict | None) -> Rules:
+    def coerce(cls, rules: str | Rules | Mapping[str, object] | None) -> Rules:
         """Rules from a preset name, a ``Rules``, a dict of options, or ``None`` (classic)."""
         if rules is None:
             return PRESETS["classic"]
@@ -108,7 +115,7 @@ class Rules:
         raise RulesError(f"rules are a preset name or a Rules value, not {shown(rules)}")
 
     @classmethod
-    def from_dict(cls, data: dict) -> Rules:
+    def from_dict(cls, data: Mapping[str, object]) -> Rules:
         """Rules from :meth:`to_dict` output; unknown keys are refused."""
         if not isinstance(data, dict):
             raise RulesError(f"rules are a set of named options, not {shown(data)}")
@@ -117,10 +124,16 @@ class Rules:
         if unknown:
             raise RulesError(f"unknown rule option(s): {', '.join(unknown[:5])}")
         name = data.get("name")
-        rules = cls(**{k: v for k, v in data.items() if k != "name"})
-        return rules.with_preset_name() if name is None else replace(rules, name=name)
+        # Read data: each option is checked against its choices in __post_init__.
+        options: dict[str, Any] = {k: v for k, v in data.items() if k != "name"}
+        rules = cls(**options)
+        if name is None:
+            return rules.with_preset_name()
+        if not isinstance(name, str):
+            raise RulesError("a rules name is a preset's name, as text")
+        return replace(rules, name=name)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> RulesData:
         """All options as plain JSON-ready data (``deal`` and ``moves`` only when they are not
         at their defaults, so older saves and older readers stay as they were).
 
@@ -133,9 +146,10 @@ class Rules:
                 del data[option]
         return data
 
-    def replace(self, **changes) -> Rules:
+    def replace(self, **changes: Option) -> Rules:
         """A copy with some options changed; it keeps a preset's name only if it still equals it."""
-        return replace(self, name=None, **changes).with_preset_name()
+        options: dict[str, Any] = changes  # each is checked against its choices
+        return replace(self, name=None, **options).with_preset_name()
 
     def with_preset_name(self) -> Rules:
         """These rules named after the preset they equal, if any."""
@@ -256,27 +270,27 @@ class Rules:
 _DEFAULTS = {f.name: f.default for f in fields(Rules)}
 
 PRESETS: dict[str, Rules] = {}
-for _name, _options in {
-    "classic": {},
-    "strict": {"reserve_unload": "whole", "reserve_to_foundation": False},
-    "single-card": {"reserve": "single"},
-    "easy": {
-        "reserve_opens": "any-time",
-        "reserve_unload": "whole",
-        "foundation_takeback": "always",
-    },
-    "millie": {"reserve": "none"},
-    "giant": {"reserve": "none", "empty_column": "any", "foundation_takeback": "stock-empty"},
-    "imperial-guards": {"empty_column": "any"},
-    "little-milligan": {"decks": 1, "reserve": "none"},
-    "milligan-cell": {"reserve": "none", "cells": 4},
-    "milligan-harp": {"reserve": "none", "empty_column": "any", "deal": "face-down"},
-    "milligan-yukon": {
-        "reserve": "none",
-        "empty_column": "any",
-        "deal": "face-down",
-        "moves": "groups",
-    },
+for _name, _rules in {
+    "classic": Rules(),
+    "strict": Rules(reserve_unload="whole", reserve_to_foundation=False),
+    "single-card": Rules(reserve="single"),
+    "easy": Rules(
+        reserve_opens="any-time",
+        reserve_unload="whole",
+        foundation_takeback="always",
+    ),
+    "millie": Rules(reserve="none"),
+    "giant": Rules(reserve="none", empty_column="any", foundation_takeback="stock-empty"),
+    "imperial-guards": Rules(empty_column="any"),
+    "little-milligan": Rules(decks=1, reserve="none"),
+    "milligan-cell": Rules(reserve="none", cells=4),
+    "milligan-harp": Rules(reserve="none", empty_column="any", deal="face-down"),
+    "milligan-yukon": Rules(
+        reserve="none",
+        empty_column="any",
+        deal="face-down",
+        moves="groups",
+    ),
 }.items():
-    PRESETS[_name] = Rules(**_options, name=_name)
-del _name, _options
+    PRESETS[_name] = replace(_rules, name=_name)
+del _name, _rules

@@ -37,8 +37,9 @@ import json
 import math
 import os
 import tempfile
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import MilliganError, SaveFileError
 from .errors import shown as _shown
@@ -47,6 +48,8 @@ from .rules import Rules
 
 if TYPE_CHECKING:
     from .game import Game
+
+T = TypeVar("T")
 
 FORMAT = "milligan-widget/game"
 VERSION = 1
@@ -62,7 +65,7 @@ _MOVE_KEYS = {"move", "comment"}
 # ----------------------------------------------------------------------------- writing
 
 
-def write_atomic(path: str | os.PathLike, text: str) -> None:
+def write_atomic(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` atomically: into a temporary file in the same
     folder, flushed and synced to disk, then renamed over ``path`` with :func:`os.replace`.
 
@@ -128,7 +131,7 @@ def to_document(game: Game) -> dict[str, Any]:
         **(
             {"layout": game.layout.to_dict(game.foundation_suit_codes)}
             if game.layout
-            else {"deck": [str(card) for card in game.deck]}
+            else {"deck": [str(card) for card in game.deck or ()]}  # a deal has its deck
         ),
         "moves": moves,
     }
@@ -141,7 +144,7 @@ def dumps(game: Game, indent: int | None = 1) -> str:
 # ----------------------------------------------------------------------------- reading
 
 
-def read_text(path: str | os.PathLike) -> str:
+def read_text(path: str | os.PathLike[str]) -> str:
     """The text of a saved-game file, refused with :class:`SaveFileError` if it is larger
     than :data:`MAX_SAVE_BYTES` (without reading it all) or is not UTF-8 text. A missing
     or unreadable file raises the usual :class:`OSError`."""
@@ -155,7 +158,7 @@ def read_text(path: str | os.PathLike) -> str:
         raise SaveFileError(f"{Path(path).name} is not a saved game: it is not text") from None
 
 
-def load(path: str | os.PathLike) -> Game:
+def load(path: str | os.PathLike[str]) -> Game:
     """The game saved in the file at ``path`` (see :func:`read_text` and :func:`loads`)."""
     return loads(read_text(path))
 
@@ -242,7 +245,7 @@ def _check_header(document: Any) -> None:
         raise SaveFileError(f"the saved game has unknown entries: {_names(unknown)}")
 
 
-def _start(document: dict, rules: Rules) -> Game:
+def _start(document: dict[str, Any], rules: Rules) -> Game:
     """The game at its deal: from its layout, its deck (checked against its seed) or its seed."""
     from .game import Game
 
@@ -276,7 +279,7 @@ def _start(document: dict, rules: Rules) -> Game:
     return dealt
 
 
-def _layout(layout: dict) -> dict:
+def _layout(layout: dict[str, Any]) -> dict[str, Any]:
     """The staged position's parts, each checked for its shape (the cards are checked later)."""
     unknown = sorted(set(layout) - _LAYOUT_KEYS)
     if unknown:
@@ -332,14 +335,14 @@ def _replay_entry(game: Game, ply: int, entry: Any) -> None:
         ) from None
 
 
-def _field(document: dict, name: str, kind: type) -> Any:
+def _field(document: dict[str, Any], name: str, kind: type[T]) -> T:
     value = document.get(name)
     if not isinstance(value, kind):
         raise SaveFileError(f"the saved game's {name!r} is missing or not a {_KIND[kind]}")
     return value
 
 
-_KIND = {dict: "set of named entries", list: "list"}
+_KIND: dict[type, str] = {dict: "set of named entries", list: "list"}
 
 
 def _seed(seed: Any) -> int | None:
@@ -348,7 +351,7 @@ def _seed(seed: Any) -> int | None:
     return seed
 
 
-def _read(make, what: str):
+def _read(make: Callable[[], T], what: str) -> T:
     try:
         return make()
     except SaveFileError:
@@ -357,6 +360,6 @@ def _read(make, what: str):
         raise SaveFileError(f"the saved game's {what} is wrong: {error}") from None
 
 
-def _names(keys: list) -> str:
+def _names(keys: Sequence[object]) -> str:
     return ", ".join(_shown(k) for k in keys[:5]) + (" …" if len(keys) > 5 else "")
 

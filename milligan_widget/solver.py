@@ -53,13 +53,18 @@ import sys
 import time
 from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypedDict
 
-from .core import BACKEND, key_set, make_core
+from .core import BACKEND, CoreSearch, key_set, make_core
 from .core.python import DONE, ENDGAME, LOST, OPEN, TICK, WIN
 from .deadlock import applies as trap_test_applies
 from .deadlock import explain
 from .game import Game
 from .moves import Move
+from .position import SearchKey
+
+if TYPE_CHECKING:
+    from .core import Lost
 
 #: The search core that runs: "c" (the compiled extension) or "python" (see
 #: :mod:`milligan_widget.core`).
@@ -74,6 +79,16 @@ MAX_GROWTH = 8  # doubled each round up to this many times that
 _WIN, _LOST, _OPEN = "win", "lost", "open"
 
 
+class SolveStats(TypedDict, total=False):
+    """How a solve went (all of it where :func:`solve` made the result)."""
+
+    rounds: int  # rounds of the staged search, over all runs
+    endgames: int  # endgames searched best-first
+    runs: int  # runs in the portfolio
+    decided_by: int | None  # the run that decided, by its place in the portfolio
+    raw_length: int  # the winning line's length before it was shortened
+
+
 @dataclass(frozen=True)
 class SolveResult:
     """What the solver found: a status, the winning moves if any, and statistics."""
@@ -82,7 +97,7 @@ class SolveResult:
     moves: tuple[Move, ...] = ()
     nodes: int = 0
     seconds: float = 0.0
-    stats: dict = field(default_factory=dict)
+    stats: SolveStats = field(default_factory=lambda: SolveStats())
     search_seconds: float = 0.0  # the search alone, without shortening the line found
 
     @property
@@ -156,7 +171,7 @@ class _Search:
         self,
         game: Game,
         style: _Style,
-        lost: set,
+        lost: Lost,
         clock: _Clock | None = None,
         backend: str | None = None,
     ) -> None:
@@ -177,7 +192,7 @@ class _Search:
             lost, style.deal_score, self.noise, trap_rows, TRAP_PAYS, MAX_DEPTH
         )
 
-    def trapped(self, key: tuple) -> bool:
+    def trapped(self, key: SearchKey) -> bool:
         """Is a card trapped for good in the position of ``key`` (see :mod:`.deadlock`)?
         Asked only late in the deal; a trapped position joins the lost ones."""
         return self.walk.trapped(key)
@@ -191,7 +206,7 @@ class _Search:
             raise _OutOfBudget
         return self.nodes >= self.turn_end
 
-    def moves_of(self, handles: Iterable) -> list[Move]:
+    def moves_of(self, handles: Iterable[Any]) -> list[Move]:
         move_of = self.core.move_of
         return [move_of(h) for h in handles]
 
@@ -220,7 +235,7 @@ class _Search:
             status, ticks = walk.step(self.ticks_allowed())
             yield from self.count(ticks, status == TICK)
             if status == ENDGAME:
-                if (yield from self.endgame(walk.entry())) != _WIN:
+                if (yield from self.endgame(_reached(walk.entry()))) != _WIN:
                     walk.judge()
                     continue
                 status = WIN
@@ -255,7 +270,7 @@ class _Search:
         if due and self.tick():
             yield
 
-    def endgame(self, entry: tuple) -> Generator[None, None, str]:
+    def endgame(self, entry: SearchKey) -> Generator[None, None, str]:
         """Best-first search from an endgame entry with ``self.budget`` nodes."""
         self.endgames += 1
         core = self.core
@@ -268,7 +283,7 @@ class _Search:
                 status, ticks = search.endgame(self.ticks_allowed())
                 yield from self.count(ticks, status == TICK)
                 if status == WIN:
-                    self.path[:0] = self.moves_of(search.path(search.won_key()))
+                    self.path[:0] = self.moves_of(search.path(_reached(search.won_key())))
                     return _WIN
                 if status == LOST:
                     search.mark_lost()  # searched to the end: every position in it is lost
@@ -327,7 +342,7 @@ class _Beam(_Search):
         tree.root(root)
         layer = [(root, core.snapshot())]
         while core.stock_left() and layer:
-            dealt: list = []
+            dealt: list[tuple[int, SearchKey, Any]] = []
             for key, snap in layer:
                 core.restore(snap)
                 yield from self.spread(tree, key, snap, dealt, self.spread_limit(width))
@@ -343,10 +358,13 @@ class _Beam(_Search):
             self.complete &= outcome == _LOST
         return False
 
-    def best_live(self, dealt: list, width: int) -> list[tuple]:
+    def best_live(
+        self, dealt: list[tuple[int, SearchKey, Any]], width: int
+    ) -> list[tuple[SearchKey, Any]]:
         """The ``width`` best positions of a layer that hold no trapped card, as (key,
         snapshot); what is cut leaves the sweep incomplete, what is trapped is proven lost."""
-        layer, candidates = [], list(dealt)
+        layer: list[tuple[SearchKey, Any]] = []
+        candidates = list(dealt)
         heapq.heapify(candidates)
         while candidates and len(layer) < width:
             _, key, snap = heapq.heappop(candidates)
@@ -358,7 +376,12 @@ class _Beam(_Search):
         return layer
 
     def spread(
-        self, tree, seed: tuple, snap: object, dealt: list, limit: int
+        self,
+        tree: CoreSearch[Any, Any],
+        seed: SearchKey,
+        snap: object,
+        dealt: list[tuple[int, SearchKey, Any]],
+        limit: int,
     ) -> Generator[None, None, None]:
         """Best-first over the moves that do not deal, from ``seed`` (in ``tree``); every
         position reached deals the next row into ``dealt`` ((rank, key, snapshot))."""
@@ -437,7 +460,7 @@ def solve(
         moves: tuple[Move, ...] = ()
     else:
         moves = tuple(shorten(game, path) if shorten_line else path)
-    stats = {
+    stats: SolveStats = {
         "rounds": sum(run.rounds for run in runs),
         "endgames": sum(run.endgames for run in runs),
         "runs": len(runs),
@@ -484,7 +507,15 @@ def _run_alone(search: _Search) -> bool:
         while True:
             next(step)
     except StopIteration as done:
-        return done.value
+        won: bool = done.value
+        return won
+
+
+def _reached(key: SearchKey | None) -> SearchKey:
+    """The key a search reported reaching (a win, an endgame): it has one by then."""
+    if key is None:
+        raise RuntimeError("the search core reported a position without its key")
+    return key
 
 
 def no_win_left(game: Game) -> str:

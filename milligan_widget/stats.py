@@ -53,7 +53,7 @@ import sqlite3
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, fields
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -64,9 +64,9 @@ import platformdirs
 from .deals import MAX_DEAL
 from .errors import MilliganError, shown
 from .game import Game
+from .interval import wilson
 from .rules import PRESETS, Rules
 from .savefile import write_atomic
-from .study import wilson
 
 ENVIRONMENT_VARIABLE = "MILLIGAN_WIDGET_DATA"  #: names a folder to use instead of the default
 FILE_NAME = "statistics.sqlite3"
@@ -82,6 +82,10 @@ WRITER = "milligan-widget statistics"  #: the background writer's thread name
 EXIT_WAIT = 3.0  #: seconds a normal exit waits for the background writer to finish
 
 T = TypeVar("T")
+#: A row as sqlite3 gives it (or as it is written): the file's values, checked before use.
+DbRow = tuple[Any, ...]
+#: A game as a summary counts it: (result, moves, seconds, solution used, peeked).
+Counted = tuple[str, int, float, int, int]
 
 # Each entry upgrades the file by one version: entry i takes user_version i to i + 1.
 _MIGRATIONS: tuple[tuple[str, ...], ...] = (
@@ -397,9 +401,9 @@ class Summary:
         }
 
 
-def _groups(rows: Any) -> dict[str, list[tuple]]:
+def _groups(rows: Iterable[DbRow]) -> dict[str, list[Counted]]:
     """(result, moves, seconds, solution_used, peek) by rules key, leaving out nonsense rows."""
-    groups: dict[str, list[tuple]] = {}
+    groups: dict[str, list[Counted]] = {}
     for key, result, moves, seconds, solution_used, peek in rows:
         if (
             _is_key(key)
@@ -414,12 +418,13 @@ def _groups(rows: Any) -> dict[str, list[tuple]]:
 @functools.lru_cache(maxsize=256)
 def _is_key(key: Any) -> bool:
     try:
-        return rules_key(rules_from_key(key)) == key
+        same: bool = rules_key(rules_from_key(key)) == key
     except ValueError:
         return False
+    return same
 
 
-def _summarise(key: str, rows: list[tuple]) -> PresetSummary:
+def _summarise(key: str, rows: list[Counted]) -> PresetSummary:
     """``rows``: (result, moves, seconds, solution_used, peek) of one rules' games, oldest
     first."""
     results = [row[0] for row in rows]
@@ -450,7 +455,7 @@ def _summarise(key: str, rows: list[tuple]) -> PresetSummary:
     )
 
 
-def _order(key: str) -> tuple:
+def _order(key: str) -> tuple[int, str]:
     names = list(PRESETS)
     return (names.index(key), "") if key in PRESETS else (len(names), rules_label(key))
 
@@ -478,7 +483,7 @@ class Stats:
     number of kernels can share it. Safe to use from several threads.
     """
 
-    def __init__(self, folder: str | os.PathLike | None = None) -> None:
+    def __init__(self, folder: str | os.PathLike[str] | None = None) -> None:
         self.folder = Path(folder) if folder is not None else default_folder()
         self.path = self.folder / FILE_NAME
         self._write_problem: str | None = None
@@ -546,14 +551,15 @@ class Stats:
         where, params = _where(preset)
         count = _limit(recent)
 
-        def work(db: sqlite3.Connection) -> tuple[list[tuple], list[GameRecord]]:
+        def work(db: sqlite3.Connection) -> tuple[list[DbRow], list[GameRecord]]:
             query = _select(db, _SUMMARY_COLUMNS) + where
             rows = list(db.execute(query + " ORDER BY ended, id", params))
             newest = f"{_select(db)}{where} ORDER BY ended DESC, id DESC LIMIT ?"
             return rows, _records(db.execute(newest, (*params, count)))
 
         with self._lock:  # the file and the pending games at one moment (see _write)
-            rows, newest = self._guarded(lambda: self._read(work, ([], [])), ([], []))
+            nothing: tuple[list[DbRow], list[GameRecord]] = ([], [])
+            rows, newest = self._guarded(lambda: self._read(work, nothing), nothing)
             waiting = [r for r in self._pending if _selects(preset, r)]
             problem = self.problem
         rows += [tuple(getattr(r, name) for name in _SUMMARY_COLUMNS) for r in waiting]
@@ -563,7 +569,7 @@ class Stats:
         latest = latest if count < 0 else latest[:count]
         return Summary(tuple(presets), tuple(latest), problem, len(waiting))
 
-    def export_csv(self, path: str | os.PathLike) -> int:
+    def export_csv(self, path: str | os.PathLike[str]) -> int:
         """Write every game, oldest first, deck included, to a CSV file at ``path``
         (atomically: a failed export leaves any previous file as it was); the number of games
         written. Raises :class:`StatsError` if the statistics cannot be read (and writes
@@ -573,7 +579,8 @@ class Stats:
             return _records(db.execute(f"{_select(db)} ORDER BY ended, id"))
 
         with self._lock:
-            records = self._guarded(lambda: self._read(work, []), [])
+            none: list[GameRecord] = []
+            records = self._guarded(lambda: self._read(work, none), none)
             if self._read_problem:
                 raise StatsError(self._read_problem)
         write_atomic(path, records_to_csv(records))
@@ -620,7 +627,7 @@ class Stats:
         self._read_problem = None
         return value
 
-    def _write(self, rows: list[tuple], written: Callable[[], None]) -> None:
+    def _write(self, rows: list[DbRow], written: Callable[[], None]) -> None:
         """Insert ``rows``; ``written`` is called as they are committed, under ``_lock``,
         so that a summary sees each game once: in the file or pending. The wait for
         another writer happens before, without the lock."""
@@ -815,7 +822,7 @@ def _prepare(db: sqlite3.Connection) -> None:
 
 
 def _version(db: sqlite3.Connection) -> int:
-    version = db.execute("PRAGMA user_version").fetchone()[0]
+    version: int = db.execute("PRAGMA user_version").fetchone()[0]
     if version > SCHEMA_VERSION:
         raise StatsError(
             f"was written by a newer version of milligan-widget (statistics version {version}; "
@@ -825,7 +832,8 @@ def _version(db: sqlite3.Connection) -> int:
 
 
 def _has_tables(db: sqlite3.Connection) -> bool:
-    return db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] > 0
+    tables: int = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+    return tables > 0
 
 
 @contextlib.contextmanager
@@ -851,7 +859,7 @@ def _is_busy(error: sqlite3.OperationalError) -> bool:
     return "locked" in text or "busy" in text
 
 
-def _where(preset: str | Rules | None) -> tuple[str, tuple]:
+def _where(preset: str | Rules | None) -> tuple[str, tuple[str, ...]]:
     if preset is None:
         return "", ()
     if preset == CUSTOM:
@@ -869,7 +877,7 @@ def _limit(limit: int | None) -> int:
     return limit
 
 
-def _to_row(record: GameRecord) -> tuple:
+def _to_row(record: GameRecord) -> DbRow:
     row = [getattr(record, name) for name in _COLUMNS]
     row[0] = None if record.seed is None else str(record.seed)
     row[_COLUMNS.index("solution_used")] = int(record.solution_used)
@@ -891,7 +899,7 @@ def _records(rows: Any) -> list[GameRecord]:
     return records
 
 
-def _flag(value: Any, true: tuple, false: tuple) -> bool:
+def _flag(value: Any, true: tuple[object, ...], false: tuple[object, ...]) -> bool:
     if value in true:
         return True
     if value in false:
@@ -916,7 +924,7 @@ def records_to_csv(records: list[GameRecord]) -> str:
     return out.getvalue()
 
 
-def read_csv(path: str | os.PathLike) -> list[GameRecord]:
+def read_csv(path: str | os.PathLike[str]) -> list[GameRecord]:
     """The games in a CSV file written by :meth:`Stats.export_csv`; a :class:`StatsError`
     naming the line if one is not a game."""
     with open(path, encoding="utf-8", newline="") as handle:

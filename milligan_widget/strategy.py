@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from .cards import CARDS
 from .game import Game
 from .moves import Move
+from .rules import Rules
 
 Strategy = Callable[[Game], "Move | None"]
 
@@ -91,6 +92,9 @@ def _greedy_choice(game: Game) -> tuple[Move, str] | None:
 
 
 def _why(game: Game, move: Move) -> str:
+    """Why a move helps, in words."""
+    if move.target is None:
+        return "deal the next row"
     if move.target.startswith("f"):
         return "it builds a foundation"
     after = game.after(move)
@@ -204,7 +208,7 @@ def play_game(game: Game, strategy: Strategy, max_moves: int = 2000) -> Game:
 def play_games(
     strategy: Strategy,
     seeds: Iterable[int] = range(1, 101),
-    rules="classic",
+    rules: str | Rules = "classic",
     max_moves: int = 2000,
     progress: bool = True,
 ) -> list[GameResult]:
@@ -212,7 +216,7 @@ def play_games(
     bar named after the strategy."""
     seeds = list(seeds)
     if progress:
-        from tqdm.auto import tqdm
+        from tqdm.auto import tqdm  # no type hints: Any (see pyproject.toml)
 
         name = getattr(strategy, "__name__", "strategy").replace("_", " ")
         seeds = tqdm(seeds, desc=name, unit="deal")

@@ -27,10 +27,12 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
+from typing import TypedDict
 
 from .deals import MAX_DEAL
 from .game import Game
@@ -49,7 +51,38 @@ MAX_STUDY_DEALS = 1_000_000  #: the most deals one --deals may name
 Report = Callable[[str], None]
 
 
-def solve_deal(rules: str, deal: int, time_limit: float) -> dict:
+class SolvedRow(TypedDict):
+    """A row of a study of the solver (:data:`FIELDS`), as it is written."""
+
+    rules: str
+    deal: int
+    status: str
+    seconds: float
+    nodes: int
+    moves: int
+    greedy_won: int
+
+
+class PlayedRow(TypedDict):
+    """A row of a study of a player (:data:`PLAYED_FIELDS`), as it is written."""
+
+    rules: str
+    deal: int
+    player: str
+    won: int
+    status: str
+    foundation_cards: int
+    moves: int
+    seconds: float
+
+
+#: A row as a study writes it.
+Row = SolvedRow | PlayedRow
+#: A row as it is read back from the CSV file: each field's text, checked (see read_results).
+Record = dict[str, str]
+
+
+def solve_deal(rules: str, deal: int, time_limit: float) -> SolvedRow:
     """One row of a study: the solver's verdict on a deal, and whether greedy play wins it."""
     from .strategy import greedy, play_game
 
@@ -84,7 +117,7 @@ class Player:
             return f"honest s={self.samples} n={self.node_limit} t={self.time_limit:g}"
         return self.kind
 
-    def play(self, rules: str, deal: int) -> dict:
+    def play(self, rules: str, deal: int) -> Row:
         """One row: this player's game of ``deal``."""
         return (
             solve_deal(rules, deal, self.time_limit)
@@ -93,7 +126,7 @@ class Player:
         )
 
 
-def play_deal(rules: str, deal: int, player: Player) -> dict:
+def play_deal(rules: str, deal: int, player: Player) -> PlayedRow:
     """One row of a player's study: how its game of ``deal`` went and its seconds."""
     from .strategy import greedy, honest, play_game
 
@@ -211,17 +244,20 @@ class PlayedSummary:
         ]
 
 
-def summarise_played(rows: Iterable[dict], rules: str, player: str) -> PlayedSummary:
+def summarise_played(rows: Iterable[Record], rules: str, player: str) -> PlayedSummary:
     mine = [r for r in rows if r["rules"] == rules and r["player"] == player]
     won = sum(int(r["won"]) for r in mine)
     return PlayedSummary(rules, player, len(mine), won, sum(float(r["seconds"]) for r in mine))
 
 
-def summarise(rows: Iterable[dict], rules: str) -> Summary:
-    rows = [r for r in rows if r["rules"] == rules]
-    count = lambda status: sum(1 for r in rows if r["status"] == status)  # noqa: E731
-    greedy = sum(int(r["greedy_won"]) for r in rows)
-    return Summary(rules, len(rows), count(WINNABLE), count(UNWINNABLE), count(UNKNOWN), greedy)
+def summarise(rows: Iterable[Record], rules: str) -> Summary:
+    mine = [r for r in rows if r["rules"] == rules]
+
+    def count(status: str) -> int:
+        return sum(1 for r in mine if r["status"] == status)
+
+    greedy = sum(int(r["greedy_won"]) for r in mine)
+    return Summary(rules, len(mine), count(WINNABLE), count(UNWINNABLE), count(UNKNOWN), greedy)
 
 
 # ----------------------------------------------------------------------------- the CSV
@@ -235,7 +271,7 @@ def _stderr(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def _check_row(row: list[str]) -> dict | None:
+def _check_row(row: list[str]) -> Record | None:
     """The row as a dict if every field is sound, else None."""
     if len(row) == len(PLAYED_FIELDS):
         return _check_played_row(row)
@@ -258,7 +294,7 @@ def _check_row(row: list[str]) -> dict | None:
     return record if sound else None
 
 
-def _check_played_row(row: list[str]) -> dict | None:
+def _check_played_row(row: list[str]) -> Record | None:
     record = dict(zip(PLAYED_FIELDS, row, strict=True))
     try:
         sound = (
@@ -277,7 +313,7 @@ def _check_played_row(row: list[str]) -> dict | None:
     return record if sound else None
 
 
-def _row_key(record: dict) -> tuple:
+def _row_key(record: Record) -> tuple[str, int, str]:
     return (record["rules"], int(record["deal"]), record.get("player", "thoughtful"))
 
 
@@ -288,7 +324,7 @@ def _fields(line: str) -> list[str]:
         return []
 
 
-def read_results(path: Path, report: Report = _stderr) -> list[dict]:
+def read_results(path: Path, report: Report = _stderr) -> list[Record]:
     """The sound rows of a study file, each (rules, deal) once (the first row of it counts);
     a damaged row or a truncated last line is skipped and reported. A missing or empty file
     has none. :class:`StudyFileError` if the file is not a study's CSV at all."""
@@ -306,7 +342,9 @@ def read_results(path: Path, report: Report = _stderr) -> list[dict]:
     width = len(FIELDS) if lines[0] + "\n" == HEADER else len(PLAYED_FIELDS)
     if lines[-1]:
         report(f"{path}: the last line was cut off (an interrupted write); it is not counted")
-    rows, seen, bad = [], set(), 0
+    rows: list[Record] = []
+    seen: set[tuple[str, int, str]] = set()
+    bad = 0
     for number, line in enumerate(lines[1:-1], start=2):
         fields = _fields(line)
         record = _check_row(fields) if len(fields) == width else None
@@ -338,10 +376,11 @@ def _open_for_append(path: Path, header: str = HEADER) -> io.TextIOWrapper:
     return path.open("a", newline="", encoding="utf-8")
 
 
-def _row_text(row: dict) -> str:
+def _row_text(row: Row) -> str:
     out = io.StringIO()
     names = PLAYED_FIELDS if "player" in row else FIELDS
-    csv.writer(out, lineterminator="\n").writerow([row[name] for name in names])
+    fields: Mapping[str, object] = row
+    csv.writer(out, lineterminator="\n").writerow([fields[name] for name in names])
     return out.getvalue()
 
 
@@ -378,7 +417,7 @@ def run_study(
     return summarise_played(mine, rules, label)
 
 
-def _check_kind(path: Path, rows: list[dict], player: Player) -> None:
+def _check_kind(path: Path, rows: list[Record], player: Player) -> None:
     if not path.exists() or not path.stat().st_size:
         return
     played = path.open("rb").readline().decode("utf-8", "replace") == PLAYED_HEADER
@@ -389,11 +428,20 @@ def _check_kind(path: Path, rows: list[dict], player: Player) -> None:
         )
 
 
-def _as_they_come(executor, rules, deals, player, progress, report) -> Iterator[dict]:
-    futures = {executor.submit(player.play, rules, deal): deal for deal in deals}
+def _as_they_come(
+    executor: Executor,
+    rules: str,
+    deals: list[int],
+    player: Player,
+    progress: bool,
+    report: Report,
+) -> Iterator[Row]:
+    futures: dict[Future[Row], int] = {
+        executor.submit(player.play, rules, deal): deal for deal in deals
+    }
     finished = as_completed(futures)
     if progress:
-        from tqdm.auto import tqdm
+        from tqdm.auto import tqdm  # no type hints: Any (see pyproject.toml)
 
         name = rules if player.kind == "thoughtful" else f"{rules} {player.kind}"
         finished = tqdm(finished, total=len(futures), desc=name, unit="deal")
@@ -433,7 +481,8 @@ def make_executor(workers: int, scheduler: str | None) -> Executor:
             raise SystemExit(
                 "--scheduler needs Dask: pip install 'milligan-widget[dask]'"
             ) from None
-        return Client(scheduler).get_executor()
+        executor: Executor = Client(scheduler).get_executor()  # Dask's, a futures Executor
+        return executor
     return ProcessPoolExecutor(max_workers=workers, initializer=_watch_parent)
 
 
@@ -456,7 +505,7 @@ class _Terminated(BaseException):
     """SIGTERM arrived: stop, keep what is written."""
 
 
-def _on_sigterm(signum, frame) -> None:
+def _on_sigterm(signum: int, frame: FrameType | None) -> None:
     raise _Terminated
 
 

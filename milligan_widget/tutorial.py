@@ -193,7 +193,7 @@ def _weaving() -> Step:
     )
 
 
-def _weaving_position(rules: str = "classic"):
+def _weaving_position(rules: str = "classic") -> Game:
     columns = {1: "6C 3D 5D 4C", 2: _DIAMOND_RUN, 3: _CLUB_RUN}
     return stage(columns, rules=rules, rest_in_stock=False)
 

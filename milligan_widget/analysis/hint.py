@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from ..game import Game
 from ..moves import Move
+from ..position import PositionKey
 from ..solver import UNKNOWN, UNWINNABLE, WINNABLE, Hint, solve
 from ..strategy import greedy, position_score
 from .chance import Budget, Chance, Stop, check_budget
@@ -104,7 +105,7 @@ def _quiet_moves(game: Game) -> list[tuple[Move, bool]]:
 
 
 def candidate_lines(
-    probe: Game, seen: set[tuple[object, ...]], width: int = WIDTH, explore: int = EXPLORE
+    probe: Game, seen: set[PositionKey], width: int = WIDTH, explore: int = EXPLORE
 ) -> list[Line]:
     """Candidate lines from ``probe`` (a determinization: never the game itself), the greedy
     line first, then dealing at once, then the best positions found best-first."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..moves import Move, make_move
-from ..position import DEAL_ROW, HIDDEN, TURN_UP, Position
+from ..position import DEAL_ROW, HIDDEN, TURN_UP, Action, Position, SearchKey
 from ._ccore import CoreBase, KeySet, Search, Walk
 
 _TAKEBACK = ("never", "always", "stock-empty")
@@ -91,14 +91,16 @@ class CCore(CoreBase):
     def foundation_suit_codes(self) -> tuple[int, ...]:
         return self.fsuit
 
-    def search(self, lost: set, deal_score: int, noise: Callable[[], float] | None) -> Search:
+    def search(
+        self, lost: set[SearchKey] | KeySet, deal_score: int, noise: Callable[[], float] | None
+    ) -> Search:
         """A best-first search on this core (as :class:`~milligan_widget.core.python.PySearch`,
         in C)."""
         return Search(self, lost, deal_score, noise)
 
     def walk(
         self,
-        lost: set,
+        lost: set[SearchKey] | KeySet,
         deal_score: int,
         noise: Callable[[], float] | None,
         trap_rows: int,
@@ -121,7 +123,7 @@ class CCore(CoreBase):
     def is_deal(self, handle: int) -> bool:
         return handle & 15 == DEAL_ROW
 
-    def record(self, handle: int) -> tuple:
+    def record(self, handle: int) -> Action:
         """The action record of a handle, as :meth:`Position.action` gives it (a deal
         without the runs before it)."""
         kind = handle & 15

@@ -14,7 +14,8 @@ cannot load (Pyodide, no compiler). A move handle is the pair (move, action reco
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 from ..deadlock import trapped_cards
 from ..game import Game
@@ -30,10 +31,26 @@ from ..position import (
     RESERVE_TO_COLUMN,
     RESERVE_TO_FOUNDATION,
     TURN_UP,
+    Action,
+    SearchKey,
+    Snapshot,
 )
 from ..rules import Rules
 
-Handle = tuple[Move, tuple]
+if TYPE_CHECKING:
+    from . import Lost
+
+#: A move handle of this backend: the move and its action record.
+Handle = tuple[Move, Action]
+Noise = Callable[[], float] | None
+Codes = tuple[int, ...]
+#: (columns, foundations, cards dealt, reserve, cells, runs, stock), as :meth:`PyCore.state`.
+State = tuple[tuple[Codes, ...], Codes, int, Codes, Codes, Codes, Codes]
+#: A search's tree: each position reached to (its parent, the handles from there); the root
+#: to ``None``.
+Tree = dict[SearchKey, "tuple[SearchKey, list[Handle]] | None"]
+#: A child of an expanded position: (rank, key, snapshot), lowest rank searched first.
+Child = tuple[int, SearchKey, Snapshot]
 
 
 class PyCore:
@@ -73,7 +90,7 @@ class PyCore:
     def foundation_suit_codes(self) -> tuple[int, ...]:
         return self.fsuit
 
-    def state(self) -> tuple:
+    def state(self) -> State:
         """Every pile as engine codes (face-down cards plus HIDDEN), the runs and the stock:
         (columns, foundations, cards dealt, reserve, cells, runs, stock), for tests."""
         p = self.position
@@ -135,12 +152,13 @@ class PyCore:
     def move_of(self, handle: Handle) -> Move:
         return handle[0]
 
-    def record(self, handle: Handle) -> tuple:
+    def record(self, handle: Handle) -> Action:
         """The action record of a handle (see :meth:`Position.action`)."""
         return handle[1]
 
     def is_deal(self, handle: Handle) -> bool:
-        return handle[1][0] == DEAL_ROW
+        kind: int = handle[1][0]
+        return kind == DEAL_ROW
 
     def deal_move(self) -> Handle:
         """The handle of dealing a row (the stock must have cards)."""
@@ -155,14 +173,14 @@ class PyCore:
         scores are tried first (see :meth:`move_score`)."""
         endgame = not self.position.stock_left
         score = self.move_score
-        scored = []
+        scored: list[tuple[int, Handle]] = []
         for handle in self.position.moves_and_actions():
             value = score(handle[1], endgame, deal_score)
             if value is not None:
                 scored.append((value, handle))
         return scored
 
-    def move_score(self, action: tuple, endgame: bool, deal_score: int) -> int | None:
+    def move_score(self, action: Action, endgame: bool, deal_score: int) -> int | None:
         """Higher is tried first; ``None`` drops a move that cannot help."""
         kind, cols = action[0], self.position.live_columns
         if kind == TURN_UP:  # a face-down card turns up: worth a little more
@@ -198,17 +216,15 @@ class PyCore:
         for handle in reversed(played):
             unapply(handle[1])
 
-    def search(
-        self, lost: set, deal_score: int, noise: Callable[[], float] | None
-    ) -> PySearch:
+    def search(self, lost: Lost, deal_score: int, noise: Noise) -> PySearch:
         """A best-first search on this core (see :class:`PySearch`)."""
         return PySearch(self, lost, deal_score, noise)
 
     def walk(
         self,
-        lost: set,
+        lost: Lost,
         deal_score: int,
-        noise: Callable[[], float] | None,
+        noise: Noise,
         trap_rows: int,
         trap_pays: int,
         max_depth: int,
@@ -218,14 +234,14 @@ class PyCore:
 
     def expand(
         self,
-        node: object,
-        parents: dict,
-        lost: set,
+        node: SearchKey,
+        parents: Tree,
+        lost: Lost,
         deal_score: int,
-        noise: Callable[[], float] | None,
+        noise: Noise,
         break_weight: int,
         stop_at_win: bool,
-    ) -> tuple[tuple | None, list[tuple]]:
+    ) -> tuple[SearchKey | None, list[Child]]:
         """The children of the position on the board, for a best-first search.
 
         Each move worth trying but a deal is played with its auto moves, most promising
@@ -234,7 +250,7 @@ class PyCore:
         snapshot), the rank :meth:`endgame_rank` plus ``break_weight`` times :meth:`breaks`.
         With ``stop_at_win`` the first won child ends it: (its key, the children so far).
         The position is left as it was, except after a win."""
-        children = []
+        children: list[Child] = []
         play, undo, auto, key, undo_all = (
             self._apply, self._unapply, self.auto_moves, self.key, self.undo_all
         )
@@ -258,11 +274,13 @@ class PyCore:
         return None, children
 
 
-def ordered(scored: list[tuple[int, Handle]], noise: Callable[[], float] | None) -> list[Handle]:
+def ordered(scored: list[tuple[int, Handle]], noise: Noise) -> list[Handle]:
     """The handles of ``scored``, highest score first (ties in their order), each score
     plus ``noise()`` if given."""
     if noise is not None:
-        scored = [(score + noise(), handle) for score, handle in scored]
+        noisy = [(score + noise(), handle) for score, handle in scored]
+        noisy.sort(key=lambda item: -item[0])
+        return [handle for _, handle in noisy]
     scored.sort(key=lambda item: -item[0])
     return [handle for _, handle in scored]
 
@@ -284,27 +302,25 @@ class PySearch:
     positions (``TICK``: the last one is expanded at the next call), so the caller can count
     and pause; the compiled core's ``Search`` does exactly the same, faster."""
 
-    def __init__(
-        self, core: PyCore, lost: set, deal_score: int, noise: Callable[[], float] | None
-    ) -> None:
+    def __init__(self, core: PyCore, lost: Lost, deal_score: int, noise: Noise) -> None:
         self.core, self.lost, self.deal_score, self.noise = core, lost, deal_score, noise
-        self.parents: dict = {}
-        self.heap: list = []
+        self.parents: Tree = {}
+        self.heap: list[tuple[int, int, SearchKey, Snapshot]] = []  # (rank, order pushed, ...)
         self.pushed = self.left = 0
-        self.pending: object = None
-        self.won: object = None
-        self.reached: list[tuple] = []
+        self.pending: SearchKey | None = None
+        self.won: SearchKey | None = None
+        self.reached: list[Child] = []
 
-    def root(self, key: tuple) -> None:
+    def root(self, key: SearchKey) -> None:
         """Start the tree at ``key`` (the position on the board)."""
         self.parents[key] = None
 
-    def seed(self, key: tuple, snapshot: object, left: int) -> None:
+    def seed(self, key: SearchKey, snapshot: Snapshot, left: int) -> None:
         """A new heap holding ``key`` (already in the tree), with ``left`` positions to go."""
         self.heap, self.pushed, self.left = [(0, 0, key, snapshot)], 0, left
         self.pending, self.reached = None, []
 
-    def _next(self, ticks: int, max_ticks: int) -> tuple[object, bool]:
+    def _next(self, ticks: int, max_ticks: int) -> tuple[SearchKey, bool]:
         """Pop the best position onto the board: (its key, True if the pause is due)."""
         _, _, node, snap = heapq.heappop(self.heap)
         self.core.restore(snap)
@@ -313,7 +329,7 @@ class PySearch:
             return node, True
         return node, False
 
-    def _push(self, children: list[tuple]) -> None:
+    def _push(self, children: list[Child]) -> None:
         for rank, child, snapshot in children:
             self.pushed += 1
             heapq.heappush(self.heap, (rank, self.pushed, child, snapshot))
@@ -361,7 +377,7 @@ class PySearch:
             )
             self._push(children)
 
-    def _deal_into(self, node: object, break_weight: int) -> None:
+    def _deal_into(self, node: SearchKey, break_weight: int) -> None:
         core, parents = self.core, self.parents
         deal = core.deal_move()
         core.play(deal)
@@ -374,21 +390,22 @@ class PySearch:
         core.undo_all(played)
         core.undo(deal)
 
-    def dealt(self) -> list[tuple]:
+    def dealt(self) -> list[Child]:
         """(rank, key, snapshot) of the new positions the last spread dealt, in order."""
         return self.reached
 
     def heap_size(self) -> int:
         return len(self.heap)
 
-    def won_key(self) -> object:
+    def won_key(self) -> SearchKey | None:
         return self.won
 
-    def path(self, key: object) -> list:
+    def path(self, key: SearchKey) -> list[Handle]:
         """The handles from the root of the tree to ``key``."""
         parts = []
-        while self.parents[key] is not None:
-            key, handles = self.parents[key]
+        parents = self.parents
+        while (parent := parents[key]) is not None:
+            key, handles = parent
             parts.append(handles)
         return [h for handles in reversed(parts) for h in handles]
 
@@ -414,28 +431,28 @@ class PyWalk:
     def __init__(
         self,
         core: PyCore,
-        lost: set,
+        lost: Lost,
         deal_score: int,
-        noise: Callable[[], float] | None,
+        noise: Noise,
         limits: tuple[int, int, int],
     ) -> None:
         self.core, self.lost, self.deal_score, self.noise = core, lost, deal_score, noise
         self.trap_rows, self.trap_pays, self.max_depth = limits
-        self.free: set = set()  # positions the trapped-card test passed
+        self.free: set[SearchKey] = set()  # positions the trapped-card test passed
         self.trap_tries = [[0, 0] for _ in range(self.trap_rows + 1)]  # by rows left
         self.trapped_positions = 0
         self.start()
 
     def start(self) -> None:
         """A new round from the position on the board: nothing seen yet, no line."""
-        self.seen: set = set()
-        self.frames: list[list] = []
+        self.seen: set[SearchKey] = set()
+        self.frames: list[_Frame] = []
         self.too_deep = 0
         self.resume, self.dealt = _ARRIVE, True
-        self.played: list = []
-        self.key: object = None
+        self.played: list[Handle] = []
+        self.key: SearchKey | None = None
 
-    def trapped(self, key: tuple) -> bool:
+    def trapped(self, key: SearchKey) -> bool:
         """Is a card trapped for good in the position on the board (of ``key``)? Asked
         only with at most ``trap_rows`` rows left to deal (it is slow), and, after
         ``trap_pays`` tries with so many rows left, only while 1 in ``trap_pays`` is
@@ -501,7 +518,7 @@ class PyWalk:
 
     def _push(self) -> None:
         moves = ordered(self.core.scored_moves(self.deal_score), self.noise)
-        self.frames.append([self.played, iter(moves), None])
+        self.frames.append(_Frame(self.played, iter(moves)))
 
     def _advance(self) -> bool:
         """Take back the move tried last and play the next one, backing up the line where
@@ -509,15 +526,15 @@ class PyWalk:
         core, line = self.core, self.frames
         while line:
             frame = line[-1]
-            if frame[2] is not None:
-                core.undo(frame[2])
-            frame[2] = next(frame[1], None)
-            if frame[2] is not None:
-                core.play(frame[2])
-                self.dealt = core.is_deal(frame[2])
+            if frame.tried is not None:
+                core.undo(frame.tried)
+            frame.tried = tried = next(frame.moves, None)
+            if tried is not None:
+                core.play(tried)
+                self.dealt = core.is_deal(tried)
                 return True
             line.pop()
-            core.undo_all(frame[0])
+            core.undo_all(frame.played)
         return False
 
     def judge(self) -> None:
@@ -525,10 +542,21 @@ class PyWalk:
         self.core.undo_all(self.played)
         self.played = []
 
-    def entry(self) -> object:
-        """The key of the endgame the last step reached."""
+    def entry(self) -> SearchKey | None:
+        """The key of the endgame the last step reached (``None`` before any)."""
         return self.key
 
-    def line(self) -> list:
+    def line(self) -> list[Handle]:
         """The handles from where the round started to the position on the board."""
-        return [h for f in self.frames for h in (*f[0], f[2])] + self.played
+        return [h for f in self.frames for h in (*f.played, f.tried) if h is not None] + self.played
+
+
+class _Frame:
+    """A position on a walk's way down: the auto moves played on arrival, the moves left to
+    try, and the move being tried (``None`` before the first)."""
+
+    __slots__ = ("moves", "played", "tried")
+
+    def __init__(self, played: list[Handle], moves: Iterator[Handle]) -> None:
+        self.played, self.moves = played, moves
+        self.tried: Handle | None = None
