@@ -129,7 +129,7 @@ class MilliganWidget(anywidget.AnyWidget):
         if honest is not None:
             table.assistant.honest = honest
         table.assistant.set_peek(bool(peek))
-        table.card.peek = bool(peek)
+        table.card.peek = table.card.peek or bool(peek)  # a game saved peeking stays so
         self.winnable_time = winnable_time
         table.assistant.indicator.on = bool(check_winnable)
         self._playing, self._lessons = Playing(table), Lessons(table)
