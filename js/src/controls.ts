@@ -132,7 +132,7 @@ export class Controls {
       if (e.key === "Enter" && !(e.shiftKey || e.ctrlKey || e.altKey || e.metaKey)) this.newGame();
     });
     const game = group("game", button("New game", "new", "New game: random, or the deal number typed"));
-    game.append(this.park(this.seed), this.park(this.preset), this.park(this.difficulty));
+    game.append(this.park(this.seed), this.park(this.preset), this.difficulty);
     const edit = group("edit", this.park(button("Restart", "restart", "Back to the start of this deal (Undo brings the game back)")));
     edit.append(button("↶ Undo", "undo", "Undo (u or z)"), button("Redo ↷", "redo", "Redo (y)"));
     const play = group("play", button("Deal", "deal", "Deal a row (d)"), button("Hint", "hint", "Show a good move (h)"));
@@ -203,6 +203,18 @@ export class Controls {
       if (narrow && node.parentElement !== this.menu) this.menu.insertBefore(node, this.menuMain);
       else if (!narrow && home.parentNode) home.before(node);
     }
+  }
+
+  /** The difficulty choice sits beside the preset while the toolbar keeps to one row; where it
+   * would push the toolbar onto a second row (most notebook columns under about 1,100 px), it
+   * waits in the "⋯" menu, as a narrow widget's controls do. */
+  fitDifficulty(): void {
+    if (this.difficulty.parentElement === this.menu) this.preset.after(this.difficulty);
+    const first = this.buttons.get("more")!.getBoundingClientRect();
+    const start = this.toolbar.querySelector("button[data-action='new']")!.getBoundingClientRect();
+    const oneRow = Math.abs(first.top - start.top) < 4;
+    const inMenu = this.preset.parentElement === this.menu;
+    if (!oneRow && !inMenu) this.menu.insertBefore(this.difficulty, this.menuMain);
   }
 
   private toggleMenu(open = this.menu.hidden): void {
