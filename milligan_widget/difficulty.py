@@ -54,6 +54,18 @@ BANDS: dict[str, tuple[float, float]] = {
 #: the number of a random "any" deal lies in 1 .. ANY_DEALS, as :meth:`Game.random`'s does
 ANY_DEALS = 10**9
 WON = "winnable"
+#: what a player is offered for each difficulty (the widget's New game choice)
+LABELS = {
+    "any": "Any deal",
+    "winnable": "Winnable deal",
+    "easy": "Easy",
+    "medium": "Medium",
+    "hard": "Hard",
+}
+#: a preset's bands are offered only where each of the three holds at least this many deals:
+#: Milligan Cell's and Milligan Yukon's openings are nearly all won at 16 samples (chance 1),
+#: so their bands would sort nothing (all 200 "medium"), and they offer "winnable" alone
+MIN_BAND = 20
 
 
 @dataclass(frozen=True)
@@ -147,6 +159,32 @@ def deals_of(rules: str | Rules, difficulty: str) -> list[int]:
     if difficulty == WON:
         return sorted(row.deal for row in rows if row.verdict == WON)
     return sorted(row.deal for row in rows if row.difficulty == difficulty)
+
+
+def choices(rules: str | Rules) -> tuple[str, ...]:
+    """The difficulties a player may ask for under ``rules``: "any" always; "winnable" where
+    the table holds solver-won deals; "easy", "medium" and "hard" where each of the three
+    bands holds at least :data:`MIN_BAND` of them.
+
+    >>> choices("classic"), choices("milligan-cell")
+    (('any', 'winnable', 'easy', 'medium', 'hard'), ('any', 'winnable'))
+    """
+    name = Rules.coerce(rules).name
+    return _choices(name) if name else ("any",)
+
+
+@functools.cache
+def _choices(name: str) -> tuple[str, ...]:
+    rows = shipped_deals().get(name, {}).values()
+    found: dict[str, int] = {}
+    for row in rows:
+        if row.verdict == WON:
+            found[WON] = found.get(WON, 0) + 1
+        if row.difficulty is not None:
+            found[row.difficulty] = found.get(row.difficulty, 0) + 1
+    banded = all(found.get(band, 0) >= MIN_BAND for band in ("easy", "medium", "hard"))
+    won = (WON,) if found.get(WON) else ()
+    return ("any", *won, *(("easy", "medium", "hard") if banded else ()))
 
 
 def check_difficulty(difficulty: object) -> None:

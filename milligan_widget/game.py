@@ -59,7 +59,9 @@ class Game(Position):
     :meth:`from_deck` (an explicit dealing order) or :meth:`from_json`.
     """
 
-    __slots__ = ("_comments", "_history", "_keys_cache", "_layout", "_redo", "_seed", "_undo")
+    __slots__ = (
+        "_comments", "_history", "_keys_cache", "_layout", "_meta", "_redo", "_seed", "_undo"
+    )  # fmt: skip
 
     # ------------------------------------------------------------------ creation
 
@@ -77,6 +79,7 @@ class Game(Position):
         self._history: list[Move] = []
         self._redo: list[Move] = []
         self._comments: dict[int, str] = {}
+        self._meta: dict[str, bool | int | float | str] = {}
         self._set_up()
 
     def _set_up(self) -> None:
@@ -291,6 +294,33 @@ class Game(Position):
             self._comments.pop(ply, None)
 
     @property
+    def meta(self) -> dict[str, bool | int | float | str]:
+        """Small named values kept with the game and saved with it (``"meta"`` in the saved
+        game, :mod:`milligan_widget.savefile`): whoever sets them gives them their meaning;
+        the game only keeps them (a copy keeps them too, a restart does not forget them).
+
+        >>> game = Game.new(8)
+        >>> game.set_meta("peek", True)
+        >>> Game.from_json(game.to_json()).meta
+        {'peek': True}
+        """
+        return dict(self._meta)
+
+    def set_meta(self, name: str, value: bool | int | float | str | None) -> None:
+        """Keep ``value`` under ``name`` in :attr:`meta` (``None`` removes it); a name or value
+        a saved game could not hold is refused with a
+        :class:`~milligan_widget.errors.MilliganError`, and the game is unchanged."""
+        from .savefile import MAX_META, check_meta_value
+
+        if value is None:
+            self._meta.pop(name, None)
+            return
+        check_meta_value(name, value)
+        if name not in self._meta and len(self._meta) >= MAX_META:
+            raise MilliganError(f"a game keeps at most {MAX_META} values in its meta")
+        self._meta[name] = value
+
+    @property
     def foundation_count(self) -> int:
         """Cards on the foundations."""
         return sum(self._found)
@@ -494,6 +524,7 @@ class Game(Position):
         other._history = list(self._history) if history else []
         other._redo = list(self._redo) if history else []
         other._comments = dict(self._comments) if history else {}
+        other._meta = dict(self._meta)
         other._keys_cache = None
         if not history:
             other._start_here()

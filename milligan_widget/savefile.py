@@ -16,6 +16,13 @@ a staged layout lists them as ``"face_down"`` (counts per column, left out when 
 The rule options added with them (``deal``, ``moves``) are written only when they are not at
 their defaults, so older saves load, and a classic game saves as it always did.
 
+A game may carry ``"meta"``: a few named values that whoever saved it keeps beside the game
+(:attr:`Game.meta <milligan_widget.game.Game.meta>`; the widget writes ``{"peek": true}`` for a
+game played peeking). The engine gives them no meaning: it checks their shape
+(:func:`check_meta`), keeps them with the game and writes them back. ``"meta"`` is written only
+when there is some, so a game without any saves byte for byte as before, and a save from before
+loads as it did.
+
 Loading replays every move through the rules and refuses the whole file with a
 :class:`SaveFileError` that names the problem in a player's words, whatever is wrong with it.
 
@@ -36,6 +43,7 @@ import contextlib
 import json
 import math
 import os
+import re
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -57,7 +65,10 @@ MAX_SAVE_BYTES = 5_000_000  #: the largest saved game read or written, in bytes
 MAX_MOVES = 20_000  #: the most moves a saved game may hold
 MAX_DIGITS = 25  #: the longest number a saved game may hold, in digits
 
-_KEYS = {"format", "version", "rules", "seed", "deck", "layout", "moves"}
+_KEYS = {"format", "version", "rules", "seed", "deck", "layout", "moves", "meta"}
+MAX_META = 16  #: the most values a game's ``meta`` holds
+MAX_META_TEXT = 200  #: the longest text value in ``meta``, in characters
+_META_NAME = re.compile(r"[a-z][a-z0-9_-]{0,39}")
 _LAYOUT_KEYS = {"tableau", "foundations", "stock", "reserve", "cells", "face_down"}
 _MOVE_KEYS = {"move", "comment"}
 
@@ -134,6 +145,7 @@ def to_document(game: Game) -> dict[str, Any]:
             else {"deck": [str(card) for card in game.deck or ()]}  # a deal has its deck
         ),
         "moves": moves,
+        **({"meta": game.meta} if game.meta else {}),
     }
 
 
@@ -226,10 +238,54 @@ def from_document(document: Any) -> Game:
         raise SaveFileError(
             f"the saved game has {len(moves):,} moves: at most {MAX_MOVES:,} are read"
         )
+    meta = check_meta(document.get("meta", {}), SaveFileError)
     game = _start(document, rules)
     for ply, entry in enumerate(moves, start=1):
         _replay_entry(game, ply, entry)
+    for name, value in meta.items():
+        game.set_meta(name, value)
     return game
+
+
+def check_meta(meta: Any, error: type[MilliganError] = MilliganError) -> dict[str, Any]:
+    """``meta`` if it is what a game's ``meta`` may be: at most :data:`MAX_META` values, each
+    named in lower case (``"peek"``, ``"asked-for"``, 40 characters at most) and each a
+    small scalar: true or false, a whole number, a finite number, or text of at most
+    :data:`MAX_META_TEXT` characters. Otherwise ``error`` says what is wrong.
+
+    >>> check_meta({"peek": True})
+    {'peek': True}
+    >>> check_meta({"peek": [1]})
+    Traceback (most recent call last):
+    ...
+    milligan_widget.errors.MilliganError: the saved game's meta 'peek' is not a small value ...
+    """
+    if not isinstance(meta, dict):
+        raise error("the saved game's meta must be a set of named values, like {\"peek\": true}")
+    if len(meta) > MAX_META:
+        raise error(f"the saved game's meta holds {len(meta):,} values: at most {MAX_META}")
+    for name, value in meta.items():
+        check_meta_value(name, value, error)
+    return meta
+
+
+def check_meta_value(name: Any, value: Any, error: type[MilliganError] = MilliganError) -> None:
+    """Refuse with ``error`` a ``meta`` name or value that :func:`check_meta` would refuse."""
+    if not isinstance(name, str) or not _META_NAME.fullmatch(name):
+        raise error(
+            f"{_shown(name)} cannot name a value in the saved game's meta: "
+            "a name is a lower-case word such as 'peek'"
+        )
+    small = isinstance(value, (bool, int)) or (
+        isinstance(value, float) and math.isfinite(value)
+    )
+    if isinstance(value, str):
+        small = len(value) <= MAX_META_TEXT
+    if not small:
+        raise error(
+            f"the saved game's meta {name!r} is not a small value "
+            "(true or false, a number or short text)"
+        )
 
 
 def _check_header(document: Any) -> None:

@@ -1,7 +1,7 @@
 /** Toolbar, status bar, message line, end-of-game banner and the Rules panel. */
 import { el, formatTime, makeButton } from "./dom";
 import type { ThemeChoice } from "./theme";
-import type { Analysis, GameView, Kind, Request, RulesInfo, StatName } from "./types";
+import type { Analysis, DifficultyChoice, GameView, Kind, Request, RulesInfo, StatName } from "./types";
 
 const STATS: [StatName, string][] = [
   ["foundations", "Foundations"],
@@ -59,6 +59,15 @@ export class Controls {
   /** The "⋯" menu: settings, and in a narrow widget the controls the toolbar has no room for. */
   readonly menu = el("div", "mw-menu");
   private readonly preset = el("select", "mw-select");
+  /** The difficulty of the next New game: the choices the preset chosen has (from Python). */
+  private readonly difficulty = el("select", "mw-select");
+  /** Per preset, the difficulties offered (rules_info.difficulties). */
+  private difficulties: Record<string, DifficultyChoice[]> = {};
+  /** The difficulty the player chose last: kept for the next New game, and chosen again when
+   * a preset that offers it is chosen. */
+  private wanted = "any";
+  /** What the shipped table of deals says of the deal on show, beside its name. */
+  private readonly dealAbout = el("span", "mw-deal-about");
   private readonly seed = el("input", "mw-seed");
   private readonly fourColour = el("input", "");
   private readonly themeSelect = el("select", "mw-select");
@@ -104,7 +113,16 @@ export class Controls {
     // Picking rules changes no game by itself (the game on show goes on): say what does.
     this.preset.addEventListener("change", () => {
       const name = this.preset.selectedOptions[0]?.textContent ?? this.preset.value;
+      this.fillDifficulties();
       this.say(`Rules for the next game: ${name}. Press New game to deal it.`);
+    });
+    this.difficulty.setAttribute("aria-label", "Difficulty of the next game");
+    this.difficulty.dataset.role = "difficulty";
+    this.difficulty.title = "Any deal, a deal the solver has won, or one by its chance at the start (from what you see)";
+    this.difficulty.addEventListener("change", () => {
+      this.wanted = this.difficulty.value;
+      const label = this.difficulty.selectedOptions[0]?.textContent ?? this.wanted;
+      this.say(`Next game: ${label}. Press New game to deal it.`);
     });
     this.seed.type = "text";
     this.seed.inputMode = "numeric";
@@ -114,7 +132,7 @@ export class Controls {
       if (e.key === "Enter" && !(e.shiftKey || e.ctrlKey || e.altKey || e.metaKey)) this.newGame();
     });
     const game = group("game", button("New game", "new", "New game: random, or the deal number typed"));
-    game.append(this.park(this.seed), this.park(this.preset));
+    game.append(this.park(this.seed), this.park(this.preset), this.difficulty);
     const edit = group("edit", this.park(button("Restart", "restart", "Back to the start of this deal (Undo brings the game back)")));
     edit.append(button("↶ Undo", "undo", "Undo (u or z)"), button("Redo ↷", "redo", "Redo (y)"));
     const play = group("play", button("Deal", "deal", "Deal a row (d)"), button("Hint", "hint", "Show a good move (h)"));
@@ -187,6 +205,18 @@ export class Controls {
     }
   }
 
+  /** The difficulty choice sits beside the preset while the toolbar keeps to one row; where it
+   * would push the toolbar onto a second row (most notebook columns under about 1,100 px), it
+   * waits in the "⋯" menu, as a narrow widget's controls do. */
+  fitDifficulty(): void {
+    if (this.difficulty.parentElement === this.menu) this.preset.after(this.difficulty);
+    const first = this.buttons.get("more")!.getBoundingClientRect();
+    const start = this.toolbar.querySelector("button[data-action='new']")!.getBoundingClientRect();
+    const oneRow = Math.abs(first.top - start.top) < 4;
+    const inMenu = this.preset.parentElement === this.menu;
+    if (!oneRow && !inMenu) this.menu.insertBefore(this.difficulty, this.menuMain);
+  }
+
   private toggleMenu(open = this.menu.hidden): void {
     this.menu.hidden = !open;
     this.buttons.get("more")!.setAttribute("aria-expanded", String(open));
@@ -204,7 +234,9 @@ export class Controls {
     this.gameName.classList.add("mw-game-name");
     this.gameName.dataset.role = "game-name";
     this.gameName.setAttribute("aria-haspopup", "true");
-    this.status.append(this.gameName);
+    this.dealAbout.dataset.role = "deal-about";
+    this.dealAbout.hidden = true;
+    this.status.append(this.gameName, this.dealAbout);
     for (const [name, label] of STATS) {
       const item = el("span", "mw-stat");
       const value = el("b", "", "0");
@@ -245,7 +277,8 @@ export class Controls {
   private newGame(): void {
     const seed = this.seed.value.trim();
     this.askedForNew = seed !== "";
-    this.send({ type: "new", seed: seed || null, rules: this.preset.value || null });
+    const difficulty = this.difficulty.value || null;
+    this.send({ type: "new", seed: seed || null, rules: this.preset.value || null, difficulty });
   }
 
   /** The deal number typed stays in its box when Python refuses it, so it can be mended. */
@@ -271,12 +304,29 @@ export class Controls {
         return opt;
       }),
     );
+    this.difficulties = rules.difficulties ?? {};
+    this.fillDifficulties();
     const list = el("ul", "");
     list.append(...rules.lines.map((line) => el("li", "", line)));
     this.rulesPanel.replaceChildren(
       el("h3", "", `Rules: ${rules.title}`),
       list,
       el("p", "mw-keys", KEYS_HELP),
+    );
+  }
+
+  /** The difficulties the preset chosen for the next game offers (Python says which), the one
+   * the player wanted chosen if offered, else "Any deal". */
+  private fillDifficulties(): void {
+    const offered = this.difficulties[this.preset.value] ?? [{ value: "any", label: "Any deal" }];
+    const wanted = offered.some((c) => c.value === this.wanted) ? this.wanted : "any";
+    this.difficulty.replaceChildren(
+      ...offered.map((choice) => {
+        const opt = el("option", "", choice.label);
+        opt.value = choice.value;
+        opt.selected = choice.value === wanted;
+        return opt;
+      }),
     );
   }
 
@@ -330,7 +380,7 @@ export class Controls {
     const can = new Set(view.actions);
     for (const action of TOOLBAR_ACTIONS) this.enable(action, can.has(action));
     this.buttons.get("finish")!.hidden = !can.has("finish"); // there when it can be used
-    this.seed.disabled = this.preset.disabled = !can.has("new");
+    this.seed.disabled = this.preset.disabled = this.difficulty.disabled = !can.has("new");
     this.winnableBox.disabled = !can.has("winnable");
     this.peekBox.checked = view.peek;
     this.peekBox.disabled = !can.has("peek");
@@ -348,6 +398,11 @@ export class Controls {
     const deal = view.seed != null ? `Deal #${view.seed}` : "Staged position";
     const text = `${deal} · ${this.rulesName}`;
     if (this.gameName.textContent !== text) this.gameName.textContent = text;
+    const about = view.deal;
+    this.dealAbout.hidden = about == null;
+    this.dealAbout.dataset.difficulty = about?.difficulty ?? "";
+    if (this.dealAbout.textContent !== (about?.text ?? "")) this.dealAbout.textContent = about?.text ?? "";
+    this.dealAbout.title = about?.title ?? "";
   }
 
   private enable(action: string, on: boolean): void {

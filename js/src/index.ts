@@ -118,6 +118,7 @@ class App {
       this.root.classList.toggle("mw-narrow", narrow);
       this.controls.setNarrow(narrow);
     }
+    this.controls.fitDifficulty();
     const gap = narrow ? 2 : Math.max(4, Math.round(width / 120)); // narrow: room for the cards
     const inner = width - 2 * (gap + 2); // the board's padding (styles.css: .mw-board)
     const cw = Math.floor(Math.max(MIN_CARD, Math.min(MAX_CARD, (inner - gap * (cols - 1)) / cols)));

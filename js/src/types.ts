@@ -114,6 +114,29 @@ export interface GameView {
   streak?: number | null;
   /** Play mode: the offer to take up the game auto-saved before, in words. */
   resume?: string | null;
+  /** What the shipped table of deals says of the deal on show (view.py, deal_about); null
+   * for a deal it does not hold. */
+  deal: DealAbout | null;
+}
+
+/** The deal's difficulty and honest opening chance, for the status bar (milligan_widget/widget/view.py). */
+export interface DealAbout {
+  /** The band of the honest chance at the opening; null where the preset has no bands. */
+  difficulty: "easy" | "medium" | "hard" | null;
+  /** The share of stocks sampled from what the player sees that the solver won, at the start. */
+  chance: number;
+  /** The verdict of the solver that knows the stock: sent only with Peek on or for a deal asked
+   * for as won ("winnable", "easy", "medium", "hard"); else null. */
+  solver: "winnable" | "unwinnable" | "unknown" | null;
+  /** What the status bar shows ("Hard · 50% of sampled stocks won"), and the longer why. */
+  text: string;
+  title: string;
+}
+
+/** One choice of New game's difficulty select. */
+export interface DifficultyChoice {
+  value: "any" | "winnable" | "easy" | "medium" | "hard";
+  label: string;
 }
 
 /** One preset's line of the Statistics panel (milligan_widget/stats.py, PresetSummary). */
@@ -182,6 +205,8 @@ export interface RulesInfo {
   /** "groups": any face-up card may be dragged with the cards on it (Yukon). */
   moves: "runs" | "groups";
   presets: string[];
+  /** Per preset, the difficulties New game offers (all offer "any"). */
+  difficulties: Record<string, DifficultyChoice[]>;
 }
 
 /** The solver's verdict on the position on show, from the "still winnable?" indicator or
@@ -259,4 +284,4 @@ export type Request =
   | { type: "solution" | "stop" | "think" | "review" }
   | { type: "winnable" | "peek"; on: boolean }
   | { type: "seek"; ply: number }
-  | { type: "new"; seed: string | null; rules: string | null };
+  | { type: "new"; seed: string | null; rules: string | null; difficulty: string | null };

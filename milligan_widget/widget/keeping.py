@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from milligan_widget import Game
+from milligan_widget.widget.scores import PEEK_META, played_peeking
 from milligan_widget.widget.storage import FileRefused, SaveFolder
 from milligan_widget.widget.table import Table
 
@@ -32,10 +33,19 @@ class Keeping:
     def __init__(self, table: Table, saves: SaveFolder) -> None:
         self.table, self.saves = table, saves
 
+    def kept_game(self) -> Game:
+        """The game on show as Save writes it: a game played peeking carries
+        ``{"peek": true}`` in its meta (:data:`.scores.PEEK_META`), so Open counts it so."""
+        game = self.table.game
+        if self.table.card.peek and not played_peeking(game):
+            game = game.copy()
+            game.set_meta(PEEK_META, True)
+        return game
+
     def quick_save(self) -> Path:
         """Save the game on show in the save folder; the path."""
         try:
-            path = self.saves.save(self.table.game)
+            path = self.saves.save(self.kept_game())
         except FileRefused as exc:
             self.table.refuse(str(exc))
             raise
@@ -58,6 +68,9 @@ class Keeping:
         except FileRefused as exc:
             self.table.refuse(str(exc))
             raise
+        if played_peeking(game):  # it goes on peeking, as Resume does, and counts so
+            self.table.assistant.set_peek(True)
+            name = f"{name}, played peeking (Peek stays on)"
         self.table.take_up(game, f"Opened {name}")
         return game
 

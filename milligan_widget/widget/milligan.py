@@ -44,7 +44,8 @@ from milligan_widget.widget.assistant.review import NO_REVIEW, ReviewSettings
 from milligan_widget.widget.helping import Helping
 from milligan_widget.widget.keeping import Keeping
 from milligan_widget.widget.lock import locked as _locked
-from milligan_widget.widget.playing import Playing, pick_seed
+from milligan_widget.widget.playing import DealRefused, Playing, pick_seed
+from milligan_widget.widget.scores import played_peeking
 from milligan_widget.widget.storage import Autosave, FileRefused, SaveFolder, notebook_key
 from milligan_widget.widget.table import MAX_SET_ASIDE, Frame, MoveCallback, Table
 from milligan_widget.widget.teaching import Lessons, Viewer
@@ -133,7 +134,7 @@ class MilliganWidget(anywidget.AnyWidget):
         if honest is not None:
             table.assistant.honest = honest
         table.assistant.set_peek(bool(peek))
-        table.card.peek = bool(peek)
+        table.card.peek = table.card.peek or bool(peek)  # a game saved peeking stays so
         self.winnable_time = winnable_time
         table.assistant.indicator.on = bool(check_winnable)
         self._playing, self._lessons = Playing(table), Lessons(table)
@@ -296,15 +297,29 @@ class MilliganWidget(anywidget.AnyWidget):
             self._table.require("auto")
             return self._playing.autoplay()
 
-    def new_game(self, seed: int | None = None, rules: str | Rules | None = None) -> Game:
+    def new_game(
+        self,
+        seed: int | None = None,
+        rules: str | Rules | None = None,
+        difficulty: str | None = None,
+    ) -> Game:
         """Start a new deal (random when ``seed`` is None), with these rules or the same.
+
+        ``difficulty``: ``"any"`` (or None: a random deal), ``"winnable"`` (a deal the
+        solver, which knows the stock, won), or ``"easy"``, ``"medium"`` or ``"hard"`` (a
+        deal the solver won, by its honest chance at the opening): picked from the table of
+        deals shipped with the package (:mod:`milligan_widget.difficulty`), never solved
+        while you wait. The status bar then says the deal's difficulty. A difficulty these
+        rules do not have (custom rules have none; Milligan Cell and Milligan Yukon only
+        "winnable"), or a ``seed`` with a difficulty, is refused with a ValueError that the
+        panel shows too, and nothing changes.
 
         Undo at the start of the new game brings back the game it replaced, as it was: one
         Undo for each New game, an untouched deal too (a player who asks for deal after deal
         gets each back in turn), but not a won game (it is over). This leaves a lesson or the
         replay viewer."""
         with self._lock:
-            return self._playing.new_game(seed, rules)
+            return self._playing.new_game(seed, rules, difficulty)
 
     def restart(self) -> None:
         """Back to the start of this deal (in a lesson: of this step).
@@ -339,8 +354,12 @@ class MilliganWidget(anywidget.AnyWidget):
 
     def save(self, path: str | Path) -> None:
         """Save the game (deal, rules, history and comments) as JSON, atomically: an
-        interrupted save leaves the file as it was (:meth:`Game.save`)."""
-        self.game.save(path)
+        interrupted save leaves the file as it was (:meth:`Game.save`). A game played
+        peeking is saved with ``{"peek": true}`` in its meta, so it still counts as peeked
+        when it is opened again."""
+        with self._lock:
+            game = self._keeping.kept_game()
+        game.save(path)
 
     def to_html(self, path: str | Path | None = None) -> str:
         """The game on show as one self-contained page that works offline, with a replay
@@ -357,7 +376,9 @@ class MilliganWidget(anywidget.AnyWidget):
     def load(cls, path: str | Path, **kwargs: Any) -> MilliganWidget:
         """A widget showing a game saved by :meth:`save` (``replay_viewer=True``: in the
         replay viewer, at the deal)."""
-        return cls(game=Game.load(path), **kwargs)
+        game = Game.load(path)
+        kwargs.setdefault("peek", played_peeking(game))  # it goes on as it was played
+        return cls(game=game, **kwargs)
 
     @classmethod
     def resume(cls, autosave: str | None = None, **kwargs: Any) -> MilliganWidget:
@@ -594,7 +615,7 @@ class MilliganWidget(anywidget.AnyWidget):
             self._handle(content)
         except requests.RequestError as exc:
             self._table.refuse(f"Request refused: {exc}")
-        except (IllegalMoveError, FileRefused):
+        except (IllegalMoveError, FileRefused, DealRefused):
             pass  # already shown by the room that refused it
         except ValueError as exc:
             self._table.refuse(str(exc))
@@ -640,7 +661,7 @@ class MilliganWidget(anywidget.AnyWidget):
             "resume": lambda r: keeping.take_up_offer(r.on),
             "review": lambda _: viewer.review(None, self.review_settings),
             "restart": lambda _: playing.restart(),
-            "new": lambda r: playing.new_game(r.seed, r.rules),
+            "new": lambda r: playing.new_game(r.seed, r.rules, r.difficulty),
             "next": lambda _: lessons.next_when_done(),
             "previous": lambda _: lessons.previous_step(),
             "goto_step": lambda r: lessons.goto_step(r.number),

@@ -20,6 +20,7 @@ from typing import Any
 
 from milligan_widget import Game, IllegalMoveError, Move
 from milligan_widget.lessons import LessonRun
+from milligan_widget.widget.view import deal_about
 from milligan_widget.widget.words import moves as _moves
 from milligan_widget.widget.words import sentence
 
@@ -125,9 +126,12 @@ class Play:
         return {"mode": self.name}
 
     def add_to(self, view: dict[str, Any]) -> None:
-        """What the mode adds to ``view``: the actions that do something now."""
+        """What the mode adds to ``view``: the actions that do something now, and what the
+        shipped table of deals says of the deal on show (:func:`.view.deal_about`: with
+        ``view["peek"]`` off, nothing the hidden cards decide)."""
         view["mode"] = self.name
         view["actions"] = actions(self.name, view)
+        view["deal"] = deal_about(self.game, view["peek"])
 
 
 class Lesson(Play):

@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from milligan_widget import Game, IllegalMoveError, Move, Rules
+from milligan_widget import difficulty as difficulties
 from milligan_widget.widget import requests
 from milligan_widget.widget import view as views
 from milligan_widget.widget.scores import Scorecard
@@ -33,6 +34,53 @@ from milligan_widget.widget.words import moves as _moves
 def pick_seed(seed: int | None) -> int:
     """``seed``, or a random deal number when it is None."""
     return random.randint(1, 10**9) if seed is None else seed
+
+
+class DealRefused(ValueError):
+    """A New game that cannot be dealt as asked (a difficulty these rules do not have, a
+    deal number and a difficulty together), in a player's words: shown, nothing changed."""
+
+
+def pick_deal(seed: int | None, rules: Rules, difficulty: str | None) -> int:
+    """The deal number of a New game: ``seed``, else one of ``difficulty`` from the shipped
+    table of deals (:func:`milligan_widget.difficulty.pick_deal`: never a solve), else a
+    random one. A deal number and a difficulty together are refused: the number names one
+    deal, the difficulty asks the widget to choose, and a player who typed a number and
+    left "Hard" chosen from before should hear which wins rather than get a surprise.
+
+    >>> pick_deal(None, Rules.coerce("milligan-cell"), "hard")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    milligan_widget.widget.playing.DealRefused: Milligan Cell deals are not sorted into easy, ...
+    """
+    if difficulty is None or difficulty == "any":
+        return pick_seed(seed)
+    try:
+        difficulties.check_difficulty(difficulty)
+    except ValueError as exc:
+        raise DealRefused(f"{str(exc).capitalize()}.") from None
+    label = difficulties.LABELS[difficulty]
+    if seed is not None:
+        raise DealRefused(
+            f"A deal number or a difficulty, not both: clear the deal number for a deal "
+            f"chosen as {label}, or choose Any deal to play deal #{seed}."
+        )
+    offered = difficulties.choices(rules)
+    if difficulty not in offered:
+        raise DealRefused(_not_offered(rules, offered))
+    return difficulties.pick_deal(rules, difficulty)
+
+
+def _not_offered(rules: Rules, offered: tuple[str, ...]) -> str:
+    """Why these rules offer no deal of the difficulty asked for, and what they offer."""
+    choices = " or ".join(difficulties.LABELS[d] for d in offered)
+    if rules.name is None:
+        return (
+            "Deals by difficulty come from the deals shipped with the game, and none are "
+            f"shipped for custom rules: choose {choices}."
+        )
+    title = rules.name.replace("-", " ").title()
+    return f"{title} deals are not sorted into easy, medium and hard: choose {choices}."
 
 
 class Playing:
@@ -116,11 +164,25 @@ class Playing:
         table.switch_to(game)
         table.publish(message=table.welcome(), rules_changed=True, panel_changed=True)
 
-    def new_game(self, seed: int | None = None, rules: str | Rules | None = None) -> Game:
-        """Show a new deal in play, setting the game it replaces aside when Undo should bring it
-        back."""
+    def new_game(
+        self,
+        seed: int | None = None,
+        rules: str | Rules | None = None,
+        difficulty: str | None = None,
+    ) -> Game:
+        """Show a new deal in play (of ``difficulty``: :func:`pick_deal`), setting the game it
+        replaces aside when Undo should bring it back; a deal that cannot be dealt as asked
+        is refused in words (:class:`DealRefused`) and nothing changes."""
         table = self.table
-        game = Game.new(pick_seed(seed), table.game.rules if rules is None else rules)
+        rules = Rules.coerce(table.game.rules if rules is None else rules)
+        try:
+            number = pick_deal(seed, rules, difficulty)
+        except DealRefused as exc:
+            table.refuse(str(exc))
+            raise
+        game = Game.new(number, rules)
+        if difficulty not in (None, "any"):
+            game.set_meta(views.ASKED_FOR, difficulty)  # the player knows the solver won it
         table.leave()
         if table.can_come_back():
             table.set_aside_for("new game", game)
@@ -142,7 +204,7 @@ class Playing:
             return
         old = table.player
         if not old.history and not old.can_redo:
-            table.card = Scorecard()
+            table.card = Scorecard(peek=table.card.peek)
             table.publish(message="Restarted this deal.")  # nothing to take back
             return
         fresh = old.copy()

@@ -25,10 +25,12 @@ from pathlib import Path
 from typing import Any
 
 from milligan_widget import PRESETS, Game, IllegalMoveError, Move
+from milligan_widget.difficulty import DIFFICULTIES
 
 MAX_SEED = 10**20 - 1
 REQUEST_TYPES = (
     "move", "deal", "undo", "redo", "hint", "auto", "restart", "new",  # playing
+    # "new" carries seed, rules and difficulty
     "next", "previous", "goto_step",  # lesson mode: the next or previous step, or step i
     "seek",  # replay viewer: show the position after ``ply`` moves
     "close",  # leave the lesson or the replay viewer
@@ -162,6 +164,16 @@ def _parse_rules(value: Any) -> str | None:
     return value
 
 
+def _parse_difficulty(value: Any) -> str | None:
+    """The difficulty chosen for New game (None: none chosen, any deal); whether the rules
+    have it is New game's to say, in a player's words."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or value not in DIFFICULTIES:
+        raise RequestError(f"unknown difficulty {str(value)[:40]!r}")
+    return value
+
+
 def _parse_name(value: Any) -> str:
     if not isinstance(value, str) or not 0 < len(value) <= 200:
         raise RequestError("the name must be a save file's name")
@@ -180,6 +192,7 @@ class Request:
     move: Move | None = None  # "move"
     seed: int | None = None  # "new": None for a random deal
     rules: str | None = None  # "new": None for the same rules
+    difficulty: str | None = None  # "new": None for any deal
     on: bool = False  # "winnable", "peek", "resume"
     number: int = 0  # "seek": the ply; "goto_step": the step's index
     name: str = ""  # "open": a save file's name (checked against the folder when opened)
@@ -199,7 +212,8 @@ def parse(content: Any, game: Game, replay_moves: int = 0, lesson_steps: int = 0
         return Request(kind, move=_parse_move_request(content, game))
     if kind == "new":
         seed, rules = _parse_seed(content.get("seed")), _parse_rules(content.get("rules"))
-        return Request(kind, seed=seed, rules=rules)
+        difficulty = _parse_difficulty(content.get("difficulty"))
+        return Request(kind, seed=seed, rules=rules, difficulty=difficulty)
     if kind in ("winnable", "peek", "resume"):
         return Request(kind, on=_parse_on(content))
     if kind == "open":

@@ -38,6 +38,21 @@ def _now() -> datetime:
     return datetime.now(timezone.utc)
 
 
+#: the saved game's meta that says it was played peeking (:attr:`Game.meta`): Save writes it
+PEEK_META = "peek"
+
+
+def played_peeking(game: Game) -> bool:
+    """Was ``game`` played peeking before it was saved (its meta says so)?
+
+    >>> game = Game.new(8)
+    >>> game.set_meta(PEEK_META, True)
+    >>> played_peeking(game), played_peeking(Game.new(8))
+    (True, False)
+    """
+    return game.meta.get(PEEK_META) is True
+
+
 @dataclass
 class Scorecard:
     """What the statistics need of one game beyond the engine's: its clock and counters."""

@@ -38,7 +38,7 @@ from milligan_widget.widget.assistant.jobs import Host, Key
 from milligan_widget.widget.assistant.winning_line import NO_LINE, WinningLine
 from milligan_widget.widget.lock import WidgetLock, locked
 from milligan_widget.widget.modes import ModeError
-from milligan_widget.widget.scores import Scorecard, Scorekeeper
+from milligan_widget.widget.scores import Scorecard, Scorekeeper, played_peeking
 from milligan_widget.widget.setaside import SetAside, SetAsideGames
 from milligan_widget.widget.storage import Autosave
 from milligan_widget.widget.words import about, sentence
@@ -150,7 +150,9 @@ class Table:
         self.assistant.switch(line)
         self.player, self.mode = game, modes.Play(game)
         self._number += 1
-        self.card = Scorecard(peek=self.assistant.peek) if card is None else card
+        if card is None:  # a game saved after peeking counts as peeked, whatever Peek says now
+            card = Scorecard(peek=self.assistant.peek or played_peeking(game))
+        self.card = card
 
     def show_mode(self, mode: modes.Play, message: str = "", rules_changed: bool = False) -> None:
         """Put ``mode`` on show (a lesson, the replay viewer, or play again) and publish."""

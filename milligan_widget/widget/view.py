@@ -21,8 +21,11 @@ card). Two games that differ only in their face-down cards give the same view.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
+
+from milligan_widget import difficulty as difficulties
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from milligan_widget import Card, Game, Move, Rules
@@ -232,4 +235,82 @@ def rules_info(rules: Rules, presets: Iterable[str]) -> dict[str, Any]:
         "deal": rules.deal,
         "moves": rules.moves,
         "presets": list(presets),
+        "difficulties": difficulty_choices(presets),
     }
+
+
+def difficulty_choices(presets: Iterable[str]) -> dict[str, list[dict[str, str]]]:
+    """For each preset, the difficulties New game offers (:func:`.difficulty.choices`), each
+    with its label: the toolbar lists those of the preset chosen for the next game.
+
+    >>> [c["label"] for c in difficulty_choices(["milligan-cell"])["milligan-cell"]]
+    ['Any deal', 'Winnable deal']
+    """
+    return {
+        name: [{"value": d, "label": difficulties.LABELS[d]} for d in difficulties.choices(name)]
+        for name in presets
+    }
+
+
+#: the solver's verdict on a shipped deal, in words (shown only where the player may know it)
+SOLVER_SAID = {
+    "winnable": "won by the solver",
+    "unwinnable": "the solver proved it cannot be won",
+    "unknown": "the solver did not decide it",
+}
+#: the meta a game dealt by difficulty keeps: the difficulty the player asked for
+ASKED_FOR = "difficulty"
+
+
+def deal_about(game: Game, peek: bool) -> dict[str, Any] | None:
+    """What the status bar says of the deal on show, from the shipped table of deals
+    (:mod:`milligan_widget.difficulty`), or None for a deal the table does not hold.
+
+    ``chance`` and ``difficulty`` come from the honest chance at the opening (the share of
+    stocks sampled from what the player sees that the solver won): fair to show to anyone,
+    the stock on the table plays no part in it. The band is shown for every shipped deal of
+    a preset that offers bands, won by the solver or not: were it shown for won deals alone,
+    seeing a band would tell that the solver won the deal. ``solver``, the verdict of the
+    solver that knows the stock, is sent only with ``peek`` on or when the player asked for
+    a deal the solver won (a "winnable", "easy", "medium" or "hard" deal: they know it).
+
+    >>> from milligan_widget import Game
+    >>> about = deal_about(Game.new(3), peek=False)
+    >>> about["text"], about["solver"]
+    ('Hard · 50% of sampled stocks won', None)
+    """
+    info = difficulties.deal_info(game.rules, game.seed) if game.seed is not None else None
+    if info is None:
+        return None
+    rules = game.rules.name or ""
+    banded = "hard" in difficulties.choices(rules)
+    band = difficulties.band(rules, info.chance) if banded else None
+    percent = f"{info.chance:.0%} of sampled stocks won"
+    words = [difficulties.LABELS[band], percent] if band else [percent]
+    title = (
+        f"At the start of this deal the solver won {info.wins} of {info.samples} stocks "
+        "sampled from what you see: a measure of the deal that looks at no hidden card."
+    )
+    if band:
+        low, high = difficulties.BANDS[rules]  # in wins: hard under ⌈low·n⌉, easy over ⌊high·n⌋
+        low, high = math.ceil(low * info.samples - 1e-9), math.floor(high * info.samples + 1e-9)
+        title += (
+            f" Among {rules.replace('-', ' ')} deals, hard is under {low} of {info.samples},"
+            f" easy over {high} of {info.samples}."
+        )
+    solver = None
+    if peek or game.meta.get(ASKED_FOR) in difficulties.DIFFICULTIES[1:]:
+        solver = info.verdict
+        words.append(SOLVER_SAID[solver])
+        title += f" The solver, which knows the stock, {_verdict_words(info)}."
+    return {"difficulty": band, "chance": info.chance, "solver": solver,
+            "text": " · ".join(words), "title": title}  # fmt: skip
+
+
+def _verdict_words(info: difficulties.ShippedDeal) -> str:
+    budget = f"{info.budget[:-1]} s"
+    if info.verdict == "winnable":
+        return f"won this deal in {budget}"
+    if info.verdict == "unwinnable":
+        return "proved this deal cannot be won"
+    return f"did not decide this deal in {budget}"

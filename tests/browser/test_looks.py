@@ -98,6 +98,7 @@ def test_at_normal_width_the_toolbar_is_one_row(notebook: Notebook, width: int) 
     notebook.widget.evaluate(f"el => {{ el.style.width = '{width}px'; }}")
     try:
         expect(notebook.widget).not_to_have_class(re.compile("mw-narrow"))
+        settle(notebook.page, notebook.widget)  # the difficulty choice finds its place
         assert notebook.widget.locator(".mw-toolbar").evaluate(TOOLBAR_ROWS) == 1
         assert notebook.widget.evaluate(OVERFLOWING) == []
     finally:

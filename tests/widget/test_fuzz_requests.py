@@ -47,6 +47,7 @@ def _request() -> st.SearchStrategy[Any]:
             "count": st.one_of(st.integers(-2, 110), ODD),
             "seed": st.one_of(st.integers(-5, 10**21), ODD),
             "rules": st.one_of(st.sampled_from(["classic", "millie", "poker"]), ODD),
+            "difficulty": st.one_of(st.sampled_from(["any", "winnable", "hard", "extreme"]), ODD),
             "on": ODD,
             "ply": st.one_of(st.integers(-2, 12), ODD),
             "index": st.one_of(st.integers(-2, 20), ODD),

@@ -18,6 +18,7 @@ stopped and its result dropped.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -29,6 +30,10 @@ from milligan_widget.widget.lock import WidgetLock
 WINNABLE_TIME = 3.0  # seconds the solver has for each check
 CHANCE = "chance"  # the state of an honest verdict: the chance to win, in ``why``
 IDLE = 30.0  # seconds an idle checker thread waits for work before it ends
+#: seconds the honest check waits before it starts sampling: the move's frame goes out first
+#: (sampling in Python competes for the interpreter with the kernel sending it: measured with
+#: benchmarks/widget.py --honest, drop -> DOM took 1.95x the floor without this pause)
+GRACE = 0.05
 
 
 class Indicator:
@@ -144,6 +149,9 @@ class Indicator:
         def stale() -> bool:
             return generation != self._generation
 
+        time.sleep(GRACE)
+        if stale():
+            return solver.UNKNOWN, ""  # dropped: the position changed meanwhile
         try:
             chance = analysis.win_chance(
                 game, budget.samples, seconds, budget.node_limit, budget.seed, stop=stale
