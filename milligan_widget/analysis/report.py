@@ -24,7 +24,7 @@ from .chart import move_name, review_svg
 
 if TYPE_CHECKING:
     from ..game import Game
-    from .review import Review
+    from .review import Review, ReviewEntry
 
 MISTAKES_LISTED = 20  #: the most mistakes the summary lists one by one
 
@@ -58,16 +58,23 @@ def turning_point_words(review: Review) -> str:
     )
 
 
+def mistake_words(entry: ReviewEntry) -> str:
+    """A named mistake in a player's words, with the move it was (the widget's review and
+    :func:`mistakes_html` both say it so).
+
+    >>> from milligan_widget.analysis.review import ReviewEntry
+    >>> mistake_words(ReviewEntry(58, "7>f", "unknown", None, "broke the run 5♠ 4♥"))
+    'move 59 (7>f): broke the run 5♠ 4♥'
+    """
+    return f"move {entry.ply + 1} ({move_name(entry.move)}): {entry.mistake or ''}"
+
+
 def mistakes_html(review: Review) -> str:
     """The named mistakes as a list (the first :data:`MISTAKES_LISTED` of them)."""
     found = review.mistakes
     if not found:
         return "<p>No move matched a common mistake (docs/rules.md §2.9).</p>"
-    items = "".join(
-        f"<li>move {entry.ply + 1} ({escape(move_name(entry.move))}): "
-        f"{escape(entry.mistake or '')}</li>"
-        for entry in found[:MISTAKES_LISTED]
-    )
+    items = "".join(f"<li>{escape(mistake_words(entry))}</li>" for entry in found[:MISTAKES_LISTED])
     more = len(found) - MISTAKES_LISTED
     tail = f"<li>and {more} more (in the chart)</li>" if more > 0 else ""
     return f"<p>Common mistakes ({len(found)}):</p><ul>{items}{tail}</ul>"

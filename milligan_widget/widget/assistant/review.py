@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from milligan_widget import Game, analysis, savefile, solver
-from milligan_widget.analysis.chart import move_name, point_words
-from milligan_widget.analysis.report import turning_point_words
+from milligan_widget.analysis.chart import point_words
+from milligan_widget.analysis.report import mistake_words, turning_point_words
 from milligan_widget.widget.assistant.jobs import Host, Workers
 from milligan_widget.widget.lock import locked
 
@@ -174,10 +174,7 @@ def review_data(job: ReviewJob | None) -> dict[str, Any]:
         "final_verdict": done.final_verdict,
         "turning_point": done.turning_point,
         "turning_words": turning_point_words(done),
-        "mistakes": [
-            {"ply": e.ply, "words": f"move {e.ply + 1} ({move_name(e.move)}): {e.mistake}"}
-            for e in done.mistakes
-        ],
+        "mistakes": [{"ply": e.ply, "words": mistake_words(e)} for e in done.mistakes],
         "deals": [entry.ply for entry in job.entries if entry.move == "d"],
     }
 
