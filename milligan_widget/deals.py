@@ -34,6 +34,26 @@ _LCG_MASK = 0x7FFFFFFF  # only bits 16..30 are ever read, so 31 bits of state su
 T = TypeVar("T")
 
 
+def deal_number(text: str) -> int:
+    """The deal number written in ``text``: ASCII digits only (``int()`` would also read
+    other scripts' digits, "٣" or "０７"), from 1 to 10**20 - 1; a :class:`MilliganError`
+    in a player's words otherwise.
+
+    >>> deal_number(" 27 ")
+    27
+    >>> deal_number("٣")
+    Traceback (most recent call last):
+    ...
+    milligan_widget.errors.MilliganError: '٣' is not a deal number: write it in the digits ...
+    """
+    digits = text.strip() if isinstance(text, str) else ""
+    if digits.isascii() and digits.isdigit() and len(digits) <= 20 and int(digits) >= 1:
+        return int(digits)
+    raise MilliganError(
+        f"{shown(text)} is not a deal number: write it in the digits 0 to 9, from 1 to 10**20 - 1"
+    )
+
+
 def deal_order(number: int, decks: int = 2) -> list[Card]:
     """The cards of deal ``number`` (1 .. 10**20 - 1) in dealing order."""
     return [CARDS[code] for code in deal_codes(number, decks)]

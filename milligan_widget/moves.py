@@ -45,8 +45,9 @@ MAX_CELLS = 4
 #: when a move is read, so odd input such as ``"3:99999>5"`` never reaches the engine.
 MAX_COUNT = 104
 
-_NOTATION = re.compile(
-    r"^(?:(?P<deal>d)|(?P<src>\d+|r|f\d+|c\d+)(?::(?P<count>\d+))?>(?P<dst>\d+|r|f\d*|c\d*))$"
+_NOTATION = re.compile(  # ASCII digits only: int() would read "٣" as 3
+    r"^(?:(?P<deal>d)|(?P<src>\d+|r|f\d+|c\d+)(?::(?P<count>\d+))?>(?P<dst>\d+|r|f\d*|c\d*))$",
+    re.ASCII,
 )
 
 

@@ -36,6 +36,7 @@ _CHOICES: dict[str, tuple[Option, ...]] = {
 #: Options newer than the first saved games: :meth:`Rules.to_dict` leaves them out at their
 #: defaults, so a game under the older presets saves exactly as it always did.
 _LATER_OPTIONS = ("deal", "moves")
+MAX_NAME = 60  #: the longest rules name, in characters (a preset's has 15 at most)
 _RESERVE_OPTIONS = ("reserve_opens", "reserve_to_foundation", "reserve_unload")
 
 
@@ -86,8 +87,8 @@ class Rules:
                     raise RulesError(
                         f"{option}={shown(getattr(self, option))} makes no sense without a reserve"
                     )
-        if self.name is not None and not isinstance(self.name, str):
-            raise RulesError("a rules name is a preset's name, as text")
+        if self.name is not None:
+            _check_name(self.name)
         if self.name is not None and PRESETS.get(self.name, self) != self:
             raise RulesError(f"{shown(self.name)} names a preset whose rules differ from these")
 
@@ -124,14 +125,11 @@ class Rules:
         if unknown:
             raise RulesError(f"unknown rule option(s): {', '.join(unknown[:5])}")
         name = data.get("name")
-        # Read data: each option is checked against its choices in __post_init__.
+        # Read data: each option is checked against its choices in __post_init__, and so
+        # is the name.
         options: dict[str, Any] = {k: v for k, v in data.items() if k != "name"}
         rules = cls(**options)
-        if name is None:
-            return rules.with_preset_name()
-        if not isinstance(name, str):
-            raise RulesError("a rules name is a preset's name, as text")
-        return replace(rules, name=name)
+        return rules.with_preset_name() if name is None else replace(rules, name=name)
 
     def to_dict(self) -> RulesData:
         """All options as plain JSON-ready data (``deal`` and ``moves`` only when they are not
@@ -265,6 +263,16 @@ class Rules:
             else "Reserve cards must go back to the tableau before reaching a foundation."
         )
         return lines
+
+
+def _check_name(name: object) -> None:
+    """A rules name is shown in messages, titles and saved pages: short text on one line."""
+    if not isinstance(name, str):
+        raise RulesError("a rules name is a preset's name, as text")
+    if len(name) > MAX_NAME or not name.isprintable():
+        raise RulesError(
+            f"a rules name is one line of at most {MAX_NAME} characters, not {shown(name)}"
+        )
 
 
 _DEFAULTS = {f.name: f.default for f in fields(Rules)}

@@ -40,10 +40,12 @@ leaves a half-written file in place of the previous good one.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import math
 import os
 import re
+import stat
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -64,6 +66,7 @@ VERSION = 1
 MAX_SAVE_BYTES = 5_000_000  #: the largest saved game read or written, in bytes
 MAX_MOVES = 20_000  #: the most moves a saved game may hold
 MAX_DIGITS = 25  #: the longest number a saved game may hold, in digits
+MAX_DEPTH = 32  #: the deepest its lists and objects may nest (a saved game needs 3)
 
 _KEYS = {"format", "version", "rules", "seed", "deck", "layout", "moves", "meta"}
 MAX_META = 16  #: the most values a game's ``meta`` holds
@@ -156,18 +159,49 @@ def dumps(game: Game, indent: int | None = 1) -> str:
 # ----------------------------------------------------------------------------- reading
 
 
-def read_text(path: str | os.PathLike[str]) -> str:
-    """The text of a saved-game file, refused with :class:`SaveFileError` if it is larger
-    than :data:`MAX_SAVE_BYTES` (without reading it all) or is not UTF-8 text. A missing
-    or unreadable file raises the usual :class:`OSError`."""
-    with open(path, "rb") as handle:
-        data = handle.read(MAX_SAVE_BYTES + 1)
-    if len(data) > MAX_SAVE_BYTES:
-        raise SaveFileError(_too_big())
+def read_text(
+    path: str | os.PathLike[str], limit: int = MAX_SAVE_BYTES, *, follow: bool = True
+) -> str:
+    """The text of a file the project wrote (a saved game, an auto-save), read with care:
+    opened without waiting (a pipe at ``path`` would wait for a writer forever), only if it
+    is a regular file, and refused with :class:`SaveFileError` if it is larger than
+    ``limit`` bytes (without reading it all) or is not UTF-8 text. ``follow=False`` refuses
+    a symbolic link. A missing or unreadable file raises the usual :class:`OSError`.
+
+    >>> read_text("/dev/null")
+    Traceback (most recent call last):
+    ...
+    milligan_widget.errors.SaveFileError: not a saved game: it is a device, not a file
+    """
+    name = Path(path).name
+    fd = os.open(path, os.O_RDONLY | _NONBLOCK | (0 if follow else _NOFOLLOW))
+    kind = os.fstat(fd).st_mode
+    if not stat.S_ISREG(kind):
+        os.close(fd)
+        raise SaveFileError(f"not a saved game: it is {_kind(kind)}, not a file")
+    with os.fdopen(fd, "rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise SaveFileError(_too_big(limit))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise SaveFileError(f"{Path(path).name} is not a saved game: it is not text") from None
+        raise SaveFileError(f"{name} is not a saved game: it is not text") from None
+
+
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def _kind(mode: int) -> str:
+    """What a file that is no regular file is, in a player's words."""
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a pipe"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device"
 
 
 def load(path: str | os.PathLike[str]) -> Game:
@@ -177,21 +211,39 @@ def load(path: str | os.PathLike[str]) -> Game:
 
 def loads(text: str | bytes) -> Game:
     """The game saved in ``text``; :class:`SaveFileError` says what is wrong otherwise."""
-    return from_document(_parse(text))
+    return from_document(parse(text))
 
 
-def _parse(text: str | bytes) -> Any:
+def parse(text: str | bytes, limit: int = MAX_SAVE_BYTES) -> Any:
+    """The JSON document in ``text`` (at most ``limit`` bytes), read with care: nested at
+    most :data:`MAX_DEPTH` deep (checked before the JSON parser, which would recurse),
+    numbers of at most :data:`MAX_DIGITS` digits, no NaN or infinity; otherwise a
+    :class:`SaveFileError` in a player's words.
+
+    >>> parse('{"moves": ["d"]}')
+    {'moves': ['d']}
+    >>> parse("[" * 40 + "]" * 40)
+    Traceback (most recent call last):
+    ...
+    milligan_widget.errors.SaveFileError: not a saved game: its lists or objects are nested ...
+    """
     if not isinstance(text, (str, bytes, bytearray)):
         raise SaveFileError("a saved game is text (JSON), not " + type(text).__name__)
-    if len(text) > MAX_SAVE_BYTES or (
-        isinstance(text, str) and len(text.encode("utf-8", "surrogatepass")) > MAX_SAVE_BYTES
+    if len(text) > limit or (
+        isinstance(text, str) and len(text.encode("utf-8", "surrogatepass")) > limit
     ):
-        raise SaveFileError(_too_big())
+        raise SaveFileError(_too_big(limit))
     if not isinstance(text, str):
         try:
             text = bytes(text).decode("utf-8")
         except UnicodeDecodeError:
             raise SaveFileError("not a saved game: it is not text") from None
+    depth = nesting(text)
+    if depth > MAX_DEPTH:
+        raise SaveFileError(
+            f"not a saved game: its lists or objects are nested too deep ({depth:,} levels; "
+            f"a saved game has at most {MAX_DEPTH})"
+        )
     try:
         return json.loads(
             text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant
@@ -201,12 +253,31 @@ def _parse(text: str | bytes) -> Any:
             f"not a saved game: the text is not valid JSON (line {error.lineno}, "
             f"column {error.colno}: {error.msg.lower()})"
         ) from None
-    except RecursionError:
-        raise SaveFileError("not a saved game: its lists or objects are nested too deep") from None
 
 
-def _too_big() -> str:
-    return f"not a saved game: it is larger than {MAX_SAVE_BYTES // 1_000_000} MB"
+# A JSON string (brackets in it are text), or an unfinished one up to the end: from its
+# opening quote this always matches, in one pass, so no text can make it slow.
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def nesting(text: str) -> int:
+    """How deep the lists and objects of the JSON ``text`` nest, outside its strings:
+    the depth the JSON parser would recurse to, found in one pass without recursion.
+
+    >>> nesting('{"a": [[1], "[[["]}'), nesting("1")
+    (3, 0)
+    """
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    if brackets.count("[") + brackets.count("{") <= 1:  # most JSON a file holds
+        return 1 if brackets else 0
+    return max(itertools.accumulate(map(_STEP.__getitem__, brackets), initial=0))
+
+
+def _too_big(limit: int = MAX_SAVE_BYTES) -> str:
+    size = f"{limit // 1_000_000} MB" if limit >= 1_000_000 else f"{limit:,} bytes"
+    return f"not a saved game: it is larger than {size}"
 
 
 def _parse_int(digits: str) -> int:
@@ -261,7 +332,7 @@ def check_meta(meta: Any, error: type[MilliganError] = MilliganError) -> dict[st
     milligan_widget.errors.MilliganError: the saved game's meta 'peek' is not a small value ...
     """
     if not isinstance(meta, dict):
-        raise error("the saved game's meta must be a set of named values, like {\"peek\": true}")
+        raise error('the saved game\'s meta must be a set of named values, like {"peek": true}')
     if len(meta) > MAX_META:
         raise error(f"the saved game's meta holds {len(meta):,} values: at most {MAX_META}")
     for name, value in meta.items():
@@ -276,9 +347,7 @@ def check_meta_value(name: Any, value: Any, error: type[MilliganError] = Milliga
             f"{_shown(name)} cannot name a value in the saved game's meta: "
             "a name is a lower-case word such as 'peek'"
         )
-    small = isinstance(value, (bool, int)) or (
-        isinstance(value, float) and math.isfinite(value)
-    )
+    small = isinstance(value, (bool, int)) or (isinstance(value, float) and math.isfinite(value))
     if isinstance(value, str):
         small = len(value) <= MAX_META_TEXT
     if not small:
@@ -386,9 +455,7 @@ def _replay_entry(game: Game, ply: int, entry: Any) -> None:
         if comment:
             game.set_comment(comment)
     except MilliganError as error:
-        raise SaveFileError(
-            f"move {ply} ({_shown(entry)}) cannot be replayed: {error}"
-        ) from None
+        raise SaveFileError(f"move {ply} ({_shown(entry)}) cannot be replayed: {error}") from None
 
 
 def _field(document: dict[str, Any], name: str, kind: type[T]) -> T:
@@ -418,4 +485,3 @@ def _read(make: Callable[[], T], what: str) -> T:
 
 def _names(keys: Sequence[object]) -> str:
     return ", ".join(_shown(k) for k in keys[:5]) + (" …" if len(keys) > 5 else "")
-

@@ -27,7 +27,12 @@ damaged, locked or cannot be made; they return ``False`` (or an empty :class:`Su
 keep the reason in player's words in :attr:`Stats.problem` (and :attr:`Summary.problem`).
 A file that is not a statistics database is left exactly as it is: never repaired, replaced
 or deleted. A game that could not be written stays in memory, counts in :meth:`Stats.summary`
-(``Summary.pending`` says how many wait) and is written with the next one.
+(``Summary.pending`` says how many wait) and is tried again until it is written: by the
+background writer a while later (:data:`RETRY_FIRST`, doubled after each failure up to
+:data:`RETRY_MOST`), with the next game, when the widget closes and at a normal exit. A game
+still unwritten at exit is kept in a file of its own in :data:`SPOOL` beside the statistics,
+and the next session writes it. Each game has an id of its own (the file's ``uid``), so a
+game written twice (an attempt that seemed to fail, a kept file written again) counts once.
 :meth:`Stats.record_later` writes in a background thread, so that a player never waits for a
 file another program holds locked; the reads open the file read-only (a file on a read-only
 mount can be read).
@@ -49,9 +54,11 @@ import logging
 import math
 import os
 import random
+import re
 import sqlite3
 import threading
 import time
+import uuid
 import weakref
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, fields
@@ -61,16 +68,16 @@ from typing import Any, TypeVar
 
 import platformdirs
 
-from .deals import MAX_DEAL
-from .errors import MilliganError, shown
+from .deals import MAX_DEAL, deal_number
+from .errors import MilliganError, SaveFileError, shown
 from .game import Game
 from .interval import wilson
 from .rules import PRESETS, Rules
-from .savefile import write_atomic
+from .savefile import parse, read_text, write_atomic
 
 ENVIRONMENT_VARIABLE = "MILLIGAN_WIDGET_DATA"  #: names a folder to use instead of the default
 FILE_NAME = "statistics.sqlite3"
-SCHEMA_VERSION = 2  #: the ``PRAGMA user_version`` of the files this version writes
+SCHEMA_VERSION = 3  #: the ``PRAGMA user_version`` of the files this version writes
 RESULTS = ("won", "lost", "abandoned")
 CUSTOM = "custom"  #: the filter that selects every game played under rules that are no preset
 BUSY_TIMEOUT = 2.0  #: seconds SQLite waits for another writer, per attempt
@@ -80,6 +87,10 @@ MAX_PENDING = 1_000  #: unwritten games kept in memory; the oldest go first past
 IDLE_EXIT = 30.0  #: seconds the background writer's thread waits for work before it ends
 WRITER = "milligan-widget statistics"  #: the background writer's thread name
 EXIT_WAIT = 3.0  #: seconds a normal exit waits for the background writer to finish
+RETRY_FIRST = 5.0  #: seconds before the background writer tries again the games left unwritten
+RETRY_MOST = 300.0  #: ... doubled after each failure, up to this
+SPOOL = "statistics-pending"  #: the folder, beside the file, of the games left unwritten at exit
+SPOOL_BYTES = 100_000  #: the largest file of one game kept there that is read
 
 T = TypeVar("T")
 #: A row as sqlite3 gives it (or as it is written): the file's values, checked before use.
@@ -112,6 +123,12 @@ _MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
         "ALTER TABLE games ADD COLUMN peek INTEGER NOT NULL DEFAULT 0",
         "UPDATE games SET peek = 1 WHERE hints > 0 OR solution_used",
+    ),
+    # 3: each game's id of its own: a game written again (after an attempt that seemed to
+    # fail, or kept at exit and written by the next session) counts once.
+    (
+        "ALTER TABLE games ADD COLUMN uid TEXT",
+        "CREATE UNIQUE INDEX games_by_uid ON games (uid)",
     ),
 )
 assert len(_MIGRATIONS) == SCHEMA_VERSION
@@ -159,8 +176,8 @@ def rules_from_key(key: str) -> Rules:
     """The rules a :func:`rules_key` names; a :class:`~milligan_widget.RulesError` otherwise."""
     if isinstance(key, str) and key.startswith("{"):
         try:
-            options = json.loads(key)
-        except ValueError:
+            options = parse(key, SPOOL_BYTES)  # a key read from the file may be anything
+        except SaveFileError:
             raise StatsError(f"{shown(key)} is not a set of rule options") from None
         return Rules.from_dict(options)
     return Rules.named(key)
@@ -275,7 +292,7 @@ class GameRecord:
             return Game.new(self.seed, rules)
         assert self.deck is not None
         if self.deck.startswith("{"):
-            return Game.from_layout(**json.loads(self.deck), rules=rules)
+            return Game.from_layout(**parse(self.deck), rules=rules)
         return Game.from_deck(self.deck, rules)
 
     def to_dict(self, *, deck: bool = False) -> dict[str, Any]:
@@ -463,8 +480,14 @@ def _order(key: str) -> tuple[int, str]:
 # ----------------------------------------------------------------------------- the store
 
 _COLUMNS = tuple(f.name for f in fields(GameRecord))
+#: A game counted and not written yet: its id (the same on every attempt) and its record.
+Waiting = tuple[str, GameRecord]
+_UID = re.compile(r"[0-9a-f]{32}")  # a game's id: uuid4().hex
 _SUMMARY_COLUMNS = ("rules", "result", "moves", "seconds", "solution_used", "peek")
-_INSERT = f"INSERT INTO games ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})"
+_INSERT = (  # a game already written (the same uid) is left as it is: it counts once
+    f"INSERT INTO games ({', '.join(_COLUMNS)}, uid) VALUES ({', '.join('?' * len(_COLUMNS))}, ?)"
+    " ON CONFLICT (uid) DO NOTHING"
+)
 #: What a file of version 1 (before the ``peek`` column) says instead: what migration 2 sets.
 _OLD_PEEK = "(hints > 0 OR solution_used)"
 
@@ -488,10 +511,11 @@ class Stats:
         self.path = self.folder / FILE_NAME
         self._write_problem: str | None = None
         self._read_problem: str | None = None
-        self._pending: list[GameRecord] = []
+        self._pending: list[Waiting] = []
         self._lock = threading.Lock()  # the pending games, the problems, a write's commit
         self._writing = threading.Lock()  # one write at a time
         self._background = _Background(self._write_pending)
+        _STORES.add(self)
 
     def __repr__(self) -> str:
         return f"Stats({str(self.folder)!r})"
@@ -529,6 +553,13 @@ class Stats:
         :meth:`record_later`; False on timeout (whether they were written: :attr:`pending`)."""
         return self._background.wait(timeout)
 
+    def retry(self) -> None:
+        """Try again at once, in the background, to write the games waiting: this
+        session's, and those an earlier one kept at exit (:data:`SPOOL`); nothing to do when
+        none waits. The widget asks when it is made and when it closes."""
+        if self._pending or _has_files(self.folder / SPOOL):
+            self._background.request(None)
+
     def games(self, preset: str | Rules | None = None, limit: int | None = 100) -> list[GameRecord]:
         """The games recorded, newest first: all, or those of one preset (a name, ``"custom"``
         for every custom rules, a :func:`rules_key` or a ``Rules``); at most ``limit``
@@ -560,7 +591,7 @@ class Stats:
         with self._lock:  # the file and the pending games at one moment (see _write)
             nothing: tuple[list[DbRow], list[GameRecord]] = ([], [])
             rows, newest = self._guarded(lambda: self._read(work, nothing), nothing)
-            waiting = [r for r in self._pending if _selects(preset, r)]
+            waiting = [r for _, r in self._pending if _selects(preset, r)]
             problem = self.problem
         rows += [tuple(getattr(r, name) for name in _SUMMARY_COLUMNS) for r in waiting]
         groups = _groups(rows)
@@ -592,30 +623,67 @@ class Stats:
         if not isinstance(record, GameRecord):
             raise TypeError(f"record() takes a GameRecord, not {type(record).__name__}")
         with self._lock:
-            self._pending.append(record)
+            self._pending.append((uuid.uuid4().hex, record))
             del self._pending[:-MAX_PENDING]
 
     def _write_pending(self) -> bool:
-        """Write the games kept; True if none is left unwritten."""
+        """Write the games kept, and those an earlier session kept at exit; True if none
+        is left unwritten."""
         with self._writing:
             with self._lock:
                 batch = list(self._pending)
-            if not batch:
+            kept = self._kept_at_exit({uid for uid, _ in batch})
+            if not batch and not kept:
                 return True
+            rows = [(*_to_row(r), uid) for uid, r in batch + [(uid, r) for uid, r, _ in kept]]
             try:
-                self._write([_to_row(r) for r in batch], lambda: self._forget(batch))
+                self._write(rows, lambda: self._forget(batch))
             except Exception as error:  # whatever goes wrong with the file, play goes on
                 with self._lock:
                     self._write_problem = self._reason(error)
                 return False
+            for _, _, path in kept:  # written: the next write must not read them again
+                with contextlib.suppress(OSError):
+                    path.unlink(missing_ok=True)
             with self._lock:
                 self._write_problem = None
             return True
 
-    def _forget(self, written: list[GameRecord]) -> None:
+    def _forget(self, written: list[Waiting]) -> None:
         """Drop the games just written from the pending ones (``_lock`` held)."""
-        ids = {id(r) for r in written}
-        self._pending = [r for r in self._pending if id(r) not in ids]
+        uids = {uid for uid, _ in written}
+        self._pending = [w for w in self._pending if w[0] not in uids]
+
+    def keep_at_exit(self) -> int:
+        """Keep each game still waiting in a file of its own in :data:`SPOOL`, named by its
+        id, for the next session to write (at a normal exit, when the file is still locked
+        or cannot be written); how many were kept."""
+        with self._lock:
+            waiting = list(self._pending)
+        kept = 0
+        for uid, record in waiting:
+            with contextlib.suppress(OSError):
+                (self.folder / SPOOL).mkdir(parents=True, exist_ok=True)
+                write_atomic(self.folder / SPOOL / f"{uid}.json", json.dumps(asdict(record)))
+                kept += 1
+        return kept
+
+    def _kept_at_exit(self, mine: set[str]) -> list[tuple[str, GameRecord, Path]]:
+        """The games kept at exit by an earlier session (:meth:`keep_at_exit`), each with
+        its id and file, but those of this one (``mine``); a file that cannot be read as
+        a game is left as it is."""
+        try:
+            paths = sorted((self.folder / SPOOL).glob("*.json"))[:MAX_PENDING]
+        except OSError:
+            return []
+        found = []
+        for path in paths:
+            if not _UID.fullmatch(path.stem) or path.stem in mine:
+                continue
+            with contextlib.suppress(OSError, ValueError, TypeError):
+                values = parse(read_text(path, SPOOL_BYTES), SPOOL_BYTES)
+                found.append((path.stem, GameRecord(**values), path))
+        return found
 
     def _guarded(self, read: Callable[[], T], failed: T) -> T:
         """Run ``read``; on any failure keep its reason and return ``failed``."""
@@ -705,10 +773,10 @@ class Stats:
 
 class _Background:
     """One thread that runs ``write`` when asked (several requests meanwhile: once), then
-    calls each request's ``done(result)``; it ends after :data:`IDLE_EXIT` idle and starts
-    again with the next request. Where no thread can start (Pyodide), the caller writes.
-    A normal exit waits for it a moment (:data:`EXIT_WAIT`): a game that ended just before
-    still counts."""
+    calls each request's ``done(result)``. When ``write`` leaves games unwritten it runs
+    again after :data:`RETRY_FIRST` seconds (doubled each time, up to :data:`RETRY_MOST`),
+    or at once when asked; otherwise the thread ends after :data:`IDLE_EXIT` idle and starts
+    again with the next request. Where no thread can start (Pyodide), the caller writes."""
 
     def __init__(self, write: Callable[[], bool]) -> None:
         self._write = write
@@ -717,7 +785,6 @@ class _Background:
         self._thread: threading.Thread | None = None
         self._idle = threading.Event()
         self._idle.set()
-        _BACKGROUND.add(self)
 
     def request(self, done: Callable[[bool], None] | None) -> None:
         with self._wake:
@@ -742,21 +809,28 @@ class _Background:
         return self._idle.wait(timeout)
 
     def _serve(self) -> None:
-        while self._has_work():
-            self._run_once()
+        retry: float | None = None  # seconds before the next attempt at what is left
+        while self._has_work(retry):
+            if self._run_once():
+                retry = None
+            else:
+                retry = RETRY_FIRST if retry is None else min(RETRY_MOST, 2 * retry)
 
-    def _has_work(self) -> bool:
+    def _has_work(self, retry: float | None) -> bool:
+        """True once asked, or once ``retry`` seconds have passed (games are left to
+        write); False (the thread ends) after :data:`IDLE_EXIT` idle with none left."""
         with self._wake:
             if not self._asked:
-                self._wake.wait(IDLE_EXIT)
-            if not self._asked:
+                self._wake.wait(IDLE_EXIT if retry is None else retry)
+            if not self._asked and retry is None:
                 self._thread = None
                 return False
             return True
 
-    def _run_once(self) -> None:
+    def _run_once(self) -> bool:
         with self._wake:
             asked, self._asked = self._asked, []
+            self._idle.clear()
         written = self._write()
         for done in asked:
             if done is not None:
@@ -767,16 +841,35 @@ class _Background:
         with self._wake:
             if not self._asked:
                 self._idle.set()
+        return written
 
 
-_BACKGROUND: weakref.WeakSet[_Background] = weakref.WeakSet()
+_STORES: weakref.WeakSet[Stats] = weakref.WeakSet()
 
 
 @atexit.register
 def _at_exit() -> None:
+    """A normal exit: the games waiting are tried once more (a game that ended just before
+    still counts), for a moment (:data:`EXIT_WAIT`); those still unwritten are kept for the
+    next session (:meth:`Stats.keep_at_exit`)."""
+    stores = list(_STORES)
+    for store in stores:
+        if store.pending:
+            store.retry()
     deadline = time.monotonic() + EXIT_WAIT
-    for writer in list(_BACKGROUND):
-        writer.wait(max(0.0, deadline - time.monotonic()))
+    for store in stores:
+        store.flush(max(0.0, deadline - time.monotonic()))
+    for store in stores:
+        store.keep_at_exit()
+
+
+def _has_files(folder: Path) -> bool:
+    """Does ``folder`` exist and hold a file (without listing it all)?"""
+    try:
+        with os.scandir(folder) as entries:
+            return any(True for _ in entries)
+    except OSError:
+        return False
 
 
 def _writable(folder: Path) -> bool:
@@ -891,7 +984,7 @@ def _records(rows: Any) -> list[GameRecord]:
     for row in rows:
         with contextlib.suppress(ValueError, TypeError):
             values = dict(zip(_COLUMNS, row, strict=True))
-            values["seed"] = None if values["seed"] is None else int(values["seed"])
+            values["seed"] = None if values["seed"] is None else deal_number(values["seed"])
             values["solution_used"] = _flag(values["solution_used"], (1,), (0,))
             values["peek"] = _flag(values["peek"], (1,), (0,))
             values["seconds"] = float(values["seconds"])
@@ -938,7 +1031,7 @@ def read_csv(path: str | os.PathLike[str]) -> list[GameRecord]:
 def _from_csv(name: str, line: int, header: tuple[str, ...], row: list[str]) -> GameRecord:
     try:
         values: dict[str, Any] = dict(zip(header, row, strict=True))
-        values["seed"] = int(values["seed"]) if values["seed"] else None
+        values["seed"] = deal_number(values["seed"]) if values["seed"] else None
         values["deck"] = values["deck"] or None
         for count in ("moves", "undos", "hints"):
             values[count] = int(values[count])

@@ -283,7 +283,7 @@ def test_a_file_too_large_is_refused_unread(tmp_path, monkeypatch):
         handle.write(b"x" * MAX_SAVE_BYTES)
         handle.write(b'"}')
     parsed = []
-    monkeypatch.setattr(savefile, "_parse", lambda text: parsed.append(text))
+    monkeypatch.setattr(savefile, "parse", lambda text: parsed.append(text))
     with pytest.raises(SaveFileError, match="larger than 5 MB"):
         Game.load(path)
     assert parsed == []

@@ -22,6 +22,12 @@ from milligan_widget.widget.assistant import THINK_TIME
 from milligan_widget.widget.assistant.jobs import check_seconds
 from milligan_widget.widget.table import Table
 
+#: Think longer in fair play: refused, as it would read the stock the player cannot see.
+THINK_PEEKS = (
+    "Think longer asks the solver, which knows the stock, so it is not for fair play: "
+    "tick “Peek at hidden cards” in the ⋯ menu to use it (the game then counts as peeked)."
+)
+
 
 class Helping:
     """The solver's tools for a :class:`~.table.Table`."""
@@ -44,16 +50,21 @@ class Helping:
     def think_longer(
         self, seconds: float = THINK_TIME, wait: bool = False
     ) -> solver.SolveResult | None:
-        """Give the assistant ``seconds`` for the position on show."""
+        """Give the assistant ``seconds`` for the position on show; refused in fair play
+        (:data:`THINK_PEEKS`): the solver reads the stock."""
         budget = check_seconds(seconds, "seconds")
+        if not self.table.assistant.peek:
+            self.table.forbid(THINK_PEEKS)
         return self.table.assistant.think_longer(budget, wait)
 
     def show_solution(
         self, time_limit: float = 10.0, delay: float = 0.4, wait: bool = False
     ) -> None:
-        """Start the solution's playback (the scorecard says a solution was used)."""
+        """Start the solution's playback: the scorecard says a solution was used, and, as
+        the solver read the stock, that the game peeked."""
         time_limit = check_seconds(time_limit, "time_limit")
-        self.table.card.solution_used = True
+        card = self.table.card
+        card.solution_used = card.peek = True
         job = self.table.assistant.show_solution(time_limit, delay)
         if wait:
             job.join()

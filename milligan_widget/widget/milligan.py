@@ -66,6 +66,16 @@ def _bundle(name: str) -> Path:
     return path
 
 
+def _said(error: Exception, limit: int = 200) -> str:
+    """What ``error`` says, cut to ``limit`` characters (or its type, if it cannot say)."""
+    try:
+        text = str(error)
+    except Exception:
+        text = ""
+    text = text or type(error).__name__
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 class MilliganWidget(anywidget.AnyWidget):
     """A playable Miss Milligan layout bound to an engine :class:`Game`.
 
@@ -620,8 +630,9 @@ class MilliganWidget(anywidget.AnyWidget):
         except ValueError as exc:
             self._table.refuse(str(exc))
         except Exception as exc:  # a bug must not leave the player without an answer
-            self.log.exception("MilliganWidget request %r failed", content)
-            self._table.refuse(f"Internal error: {exc}")
+            # A bounded summary, never the content: its repr may be huge or fail itself.
+            self.log.exception("MilliganWidget request failed: %s", requests.summary(content))
+            self._table.refuse(f"Internal error: {_said(exc)}")
 
     def _handle(self, content: Any) -> None:
         """The request path: parse the request (a malformed one changes nothing, not even a

@@ -17,7 +17,9 @@ milligan_widget.widget.requests.MoveRefused: Cards cannot go back to the stock.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -25,7 +27,10 @@ from pathlib import Path
 from typing import Any
 
 from milligan_widget import PRESETS, Game, IllegalMoveError, Move
+from milligan_widget.deals import deal_number
 from milligan_widget.difficulty import DIFFICULTIES
+from milligan_widget.errors import MilliganError
+from milligan_widget.errors import shown as _shown
 
 MAX_SEED = 10**20 - 1
 REQUEST_TYPES = (
@@ -52,7 +57,7 @@ def _request_type(content: Any) -> str:
         raise RequestError("expected an object")
     kind = content.get("type")
     if kind not in REQUEST_TYPES:
-        raise RequestError(f"unknown request type {str(kind)[:40]!r}")
+        raise RequestError(f"unknown request type {_shown(kind)}")
     return str(kind)
 
 
@@ -145,10 +150,11 @@ def _parse_seed(value: Any) -> int | None:
     """The deal number a player typed (None: a random deal); a ValueError in their words."""
     if value is None or value == "":
         return None
-    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 20:
-        value = int(value.strip())
+    if isinstance(value, str):
+        with contextlib.suppress(MilliganError):
+            value = deal_number(value)  # the digits 0 to 9 only
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SEED:
-        shown = str(value)[:24]
+        shown = value[:24] if isinstance(value, str) else _shown(value, 12)
         raise ValueError(
             f"“{shown}” is not a deal number: type a whole number from 1 to {MAX_SEED:,}, "
             "or leave the box empty for a random deal."
@@ -160,7 +166,7 @@ def _parse_rules(value: Any) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or value not in PRESETS:
-        raise RequestError(f"unknown rules preset {str(value)[:40]!r}")
+        raise RequestError(f"unknown rules preset {_shown(value)}")
     return value
 
 
@@ -170,7 +176,7 @@ def _parse_difficulty(value: Any) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or value not in DIFFICULTIES:
-        raise RequestError(f"unknown difficulty {str(value)[:40]!r}")
+        raise RequestError(f"unknown difficulty {_shown(value)}")
     return value
 
 
@@ -182,6 +188,35 @@ def _parse_name(value: Any) -> str:
 
 class RequestError(ValueError):
     """A request from the front end that is not well formed."""
+
+
+MAX_SUMMARY_KEYS = 8  # the names of entries a request's summary shows
+
+
+def summary(content: Any) -> str:
+    """A few words on a message for the log, bounded whatever it holds: its type and the
+    names of its first entries, never its values (a value may be huge, or nested past
+    Python's recursion limit, and its repr would fail too).
+
+    >>> summary({"type": "move", "source": "t3", "target": "t5"})
+    "a 'move' request with type, source, target"
+    >>> summary([[[]]])
+    'a list, not a request'
+    """
+    try:
+        if not isinstance(content, dict):
+            return f"a {type(content).__name__}, not a request"
+        kind = content.get("type")
+        kind_words = _shown(kind, 20) if isinstance(kind, str) else f"a {type(kind).__name__}"
+        names = [
+            _shown(name, 20)[1:-1] if isinstance(name, str) else f"a {type(name).__name__}"
+            for name in itertools.islice(content, MAX_SUMMARY_KEYS)
+        ]
+        extra = len(content) - MAX_SUMMARY_KEYS
+        more = f" and {extra:,} more" if extra > 0 else ""
+        return f"a {kind_words} request with {', '.join(names)}{more}"
+    except Exception:  # a mapping that fails even to be looked at
+        return f"a {type(content).__name__} that cannot be read"
 
 
 @dataclass(frozen=True)

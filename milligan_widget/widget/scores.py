@@ -5,7 +5,9 @@ player leaves it in progress for a new game (abandoned). A game that Undo brings
 it was left is not counted a second time. Statistics never stop play: a game is written in
 the background (:meth:`~milligan_widget.stats.Stats.record_later`: a file locked by another
 program delays no move), and when it cannot be written, the widget says why once and plays
-on; the game waits in memory, counted, and is written with the next one.
+on; the game waits in memory, counted, and is tried again until it is written (a while
+later, with the next game, when the widget closes, at exit; kept for the next session if
+it still cannot be).
 
 >>> import tempfile
 >>> from milligan_widget import Game
@@ -95,6 +97,13 @@ class Scorekeeper:
         self.streak = 0  # the current streak of the game's preset, after the last win
         self._tell = tell
         self._warned = False
+        self.retry()  # games an earlier session could not write are written now
+
+    def retry(self) -> None:
+        """Try again, in the background, to write the games counted and not written yet
+        (when the widget is made and when it closes; see :meth:`Stats.retry`)."""
+        if self.stats is not None:
+            self.stats.retry()
 
     def ended(self, game: Game, card: Scorecard) -> bool:
         """Count ``game`` if it is over (won or lost) and not counted yet."""

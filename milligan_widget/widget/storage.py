@@ -30,18 +30,26 @@ import json
 import logging
 import os
 import re
-import stat
 import sys
 import tempfile
 import threading
 import time
+import uuid
+import weakref
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from milligan_widget import Game, SaveFileError
-from milligan_widget.savefile import MAX_SAVE_BYTES, to_document, write_atomic
+from milligan_widget.savefile import (
+    MAX_SAVE_BYTES,
+    from_document,
+    parse,
+    read_text,
+    to_document,
+    write_atomic,
+)
 
 PREFIX = "milligan-"
 MAX_LISTED = 50  # the newest saves Open lists
@@ -49,18 +57,42 @@ SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ._()+-]{0,150}\.json")
 
 
 def notebook_key() -> str | None:
-    """The auto-save key of the cell this widget is made in: its notebook (JupyterLab and
-    Notebook 7 name it in ``JPY_SESSION_NAME``, VS Code in ``__vsc_ipynb_file__``) and the
-    cell's id (which stays the same across kernel restarts); None outside a notebook (a
-    script keeps its games itself)."""
+    """The auto-save key of the widget being made: one player's, so that no one is ever
+    offered another's game; None outside a notebook (a script keeps its games itself).
+
+    * JupyterLab, Notebook 7, VS Code: the notebook (``JPY_SESSION_NAME``,
+      ``__vsc_ipynb_file__``) and the cell's id, which stay the same across kernel
+      restarts: after a restart the game comes back.
+    * Voilà, and any host that sends no cell id: the kernel's id. Voilà gives each visitor
+      a kernel of its own, and every page load is a new visitor.
+    * marimo: ``marimo edit`` (one person editing one notebook), the notebook's file and
+      the cell; ``marimo run`` (an app served to visitors, sessions sharing one process),
+      the session.
+    """
     shell = sys.modules.get("IPython") and sys.modules["IPython"].get_ipython()
     if shell is not None and type(shell).__name__ == "ZMQInteractiveShell":
         notebook = os.environ.get("JPY_SESSION_NAME") or shell.user_ns.get("__vsc_ipynb_file__")
-        return f"{notebook or 'notebook'}#{_cell_id(shell) or ''}"
+        return jupyter_key(notebook, _cell_id(shell), _kernel_id(), _in_voila())
     marimo = sys.modules.get("marimo")
     if marimo is not None and marimo.running_in_notebook():
-        return "marimo"
+        return _marimo_key()
     return None
+
+
+def jupyter_key(notebook: str | None, cell: str | None, kernel: str, voila: bool) -> str:
+    """The key in a Jupyter kernel (see :func:`notebook_key`): the notebook and the cell
+    where the front end names the cell, else the kernel (always in Voilà).
+
+    >>> jupyter_key("play.ipynb", "4f1c", "kernel-77ab", voila=False)
+    'play.ipynb#4f1c'
+    >>> jupyter_key(None, None, "kernel-77ab", voila=True)
+    'voila#kernel-77ab'
+    """
+    if voila:
+        return f"voila#{kernel}"
+    if cell:
+        return f"{notebook or 'notebook'}#{cell}"
+    return f"{notebook or 'notebook'}#{kernel}"
 
 
 def _cell_id(shell: Any) -> str | None:
@@ -71,6 +103,62 @@ def _cell_id(shell: Any) -> str | None:
         return None
     cell = (parent or {}).get("metadata", {}).get("cellId")
     return cell if isinstance(cell, str) else None
+
+
+def _in_voila() -> bool:
+    """Is this kernel one of Voilà's (it sets these in each visitor's kernel)?"""
+    software = os.environ.get("SERVER_SOFTWARE", "")
+    return software.startswith("voila/") or "VOILA_KERNEL_ID" in os.environ
+
+
+def _kernel_id() -> str:
+    """This kernel's id, from its connection file (``kernel-<id>.json``: the same after a
+    restart); where there is none, an id of this process's own."""
+    try:
+        from ipykernel.connect import get_connection_file
+
+        name = Path(get_connection_file()).stem
+    except Exception:  # not an ipykernel started with a connection file
+        name = ""
+    return name or _PROCESS
+
+
+_PROCESS = f"process-{uuid.uuid4().hex}"
+
+
+def _marimo_key() -> str:
+    """The key in marimo (see :func:`notebook_key`): in ``marimo edit`` the notebook's file
+    and the cell; otherwise (``marimo run``) the session, never shared with another one."""
+    try:
+        import marimo
+        from marimo._runtime.context import get_context
+
+        context: Any = get_context()
+        notebook = Path(context.filename or "notebook").name
+        if marimo.app_meta().mode == "edit":
+            running = context.execution_context
+            return f"marimo:{notebook}#{running.cell_id if running is not None else ''}"
+        return f"marimo:{notebook}#session-{_session_token(context)}"
+    except Exception:  # a marimo that names these otherwise: a key of this widget's own
+        return f"marimo#{uuid.uuid4().hex}"
+
+
+_SESSIONS: dict[int, tuple[weakref.ref[Any], str]] = {}
+_SESSIONS_LOCK = threading.Lock()
+
+
+def _session_token(session: Any) -> str:
+    """A token of its own for each live ``session`` object: a new one for a new session,
+    even one made where a closed one was in memory."""
+    with _SESSIONS_LOCK:
+        for number in [n for n, (ref, _) in _SESSIONS.items() if ref() is None]:
+            del _SESSIONS[number]
+        found = _SESSIONS.get(id(session))
+        if found is not None and found[0]() is session:
+            return found[1]
+        token = uuid.uuid4().hex[:16]
+        _SESSIONS[id(session)] = (weakref.ref(session), token)
+        return token
 
 
 class FileRefused(ValueError):
@@ -125,7 +213,7 @@ class SaveFolder:
         except FileNotFoundError:
             raise FileRefused(f"There is no save named {name} any more.") from None
         except (SaveFileError, OSError) as exc:
-            raise FileRefused(f"{name} could not be opened: {exc}") from None
+            raise FileRefused(f"The save {name} could not be opened: {exc}.") from None
 
 
 def _modified(path: Path) -> float:
@@ -181,35 +269,20 @@ def _take_name(temporary: Path, path: Path, data: bytes) -> bool:
 
 
 def _load_inside(folder: Path, path: Path) -> Game:
-    """The game saved at ``path``, a regular file inside ``folder`` (a link may lead to
-    one): a link out of the folder or a pipe, device or folder named ``*.json`` is refused
-    (opening a pipe would wait for a writer forever)."""
+    """The game saved at ``path``, a file inside ``folder`` (a link may lead to one): a link
+    out of the folder is refused, and so is a pipe, device or folder named ``*.json``
+    (:func:`~milligan_widget.savefile.read_text`)."""
     real = path.resolve()
     if not real.is_relative_to(folder.resolve()):
         raise FileRefused(
             f"Only a save in the notebook's folder can be opened, and {path.name} leads outside it."
         )
-    fd = os.open(real, os.O_RDONLY | _NONBLOCK | _NOFOLLOW)
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise FileRefused(
-            f"Only a saved game can be opened, and {path.name} is not a regular file "
-            "(it is a pipe, a device or a folder)."
-        )
-    with os.fdopen(fd, "rb") as handle:
-        data = handle.read(MAX_SAVE_BYTES + 1)
-    return Game.from_json(data)
-
-
-_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+    return Game.from_json(read_text(real, follow=False))
 
 
 def _summary(folder: Path, path: Path) -> dict[str, Any] | None:
     """What Open shows of one save, or None if it is no save (or too big to be one)."""
     try:
-        if path.stat().st_size > MAX_SAVE_BYTES:
-            return None
         game = _load_inside(folder, path)
     except (FileRefused, SaveFileError, OSError):
         return None
@@ -320,6 +393,7 @@ _NOTHING = object()  # no change to write
 #: The auto-save's envelope: the saved game (its own format, unchanged) and what the widget
 #: keeps about it beside the game: ``peek``, was the help that knows the hidden cards on.
 AUTOSAVE_FORMAT = "milligan-widget/autosave"
+ENVELOPE_BYTES = MAX_SAVE_BYTES + 1_000  # the largest auto-save read: a saved game and its envelope
 
 
 def envelope(game: Game, peek: bool) -> str:
@@ -334,19 +408,12 @@ def envelope(game: Game, peek: bool) -> str:
 
 def open_envelope(path: Path) -> tuple[Game, bool]:
     """The game kept in ``path`` and its ``peek``; a plain saved game (an auto-save from
-    before the envelope) has peek off. SaveFileError if it cannot be read."""
-    if path.stat().st_size > MAX_SAVE_BYTES + 1_000:
-        return Game.load(path), False  # refused with the saved game's own words
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        return Game.load(path), False  # refused with the saved game's own words
-    try:
-        document = json.loads(text)
-    except ValueError:
-        return Game.from_json(text), False  # says why in the saved game's words
+    before the envelope) has peek off. SaveFileError if it cannot be read, whatever the file
+    holds (:func:`~milligan_widget.savefile.read_text`, :func:`~milligan_widget.savefile.parse`:
+    bounded in size and depth, and never a wait on a pipe)."""
+    document = parse(read_text(path, ENVELOPE_BYTES), ENVELOPE_BYTES)
     if not isinstance(document, dict) or document.get("format") != AUTOSAVE_FORMAT:
-        return Game.from_json(text), False
+        return from_document(document), False  # says why in the saved game's words
     peek = document.get("peek")
     if (
         document.get("version") != 1
@@ -354,7 +421,7 @@ def open_envelope(path: Path) -> tuple[Game, bool]:
         or set(document) != {"format", "version", "peek", "game"}
     ):
         raise SaveFileError("the auto-save's envelope is not one this version reads")
-    return Game.from_json(json.dumps(document["game"])), peek
+    return from_document(document["game"]), peek
 
 
 Tell = Callable[[str], None]  # says something to the player, in the status line
@@ -450,14 +517,39 @@ class Autosave:
                 return game, path
             except FileNotFoundError:
                 continue
-            except (SaveFileError, OSError) as exc:
+            except SaveFileError as exc:  # damaged, or no file at all: set aside, not lost
+                if self._set_aside(path, exc):
+                    continue
+                break
+            except OSError as exc:  # a file that may be good, that cannot be read now
                 self._blocked = True
                 self.problem = (
-                    f"Your last game could not be read back ({exc}); auto-save is off until "
-                    f"{path} is moved away."
+                    f"Your last game could not be read back ({exc.strerror or exc}); auto-save "
+                    f"is off until {path} can be read or is moved away."
                 )
                 break
         return None, None
+
+    def _set_aside(self, path: Path, why: SaveFileError) -> bool:
+        """Rename the unreadable ``path`` out of the way (kept, never deleted, whatever it is:
+        a damaged file, a pipe, a folder) and say so; False if it cannot be moved (then
+        auto-save is off, and :attr:`problem` says why)."""
+        stamp = datetime.now().strftime("%Y-%m-%d-%H%M%S")
+        aside = path.with_name(f"{path.stem}.unreadable-{stamp}-{os.urandom(3).hex()}.json")
+        try:
+            os.rename(path, aside)
+        except OSError as exc:
+            self._blocked = True
+            self.problem = (
+                f"Your last game could not be read back ({why}); auto-save is off until "
+                f"{path} is moved away (it could not be: {exc.strerror or exc})."
+            )
+            return False
+        self.problem = (
+            f"Your last game could not be read back ({why}): it is kept as {aside}, and "
+            "auto-save goes on."
+        )
+        return True
 
     def _stage(self, game: tuple[Game, bool] | None) -> None:
         with self._state:

@@ -408,8 +408,10 @@ class Table:
         return f"New game{seed} ({name}). {greeting}"
 
     def close(self) -> None:
-        """Stop every solver job and publish no more; wait for the jobs' threads."""
+        """Stop every solver job and publish no more; wait for the jobs' threads. The
+        games counted and not written yet are tried again."""
         with self.lock:
             self.closed = True
             self.assistant.close()
+        self.keeper.retry()  # a game counted while the file was locked is tried once more
         self.assistant.join(timeout=10)

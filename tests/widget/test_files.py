@@ -126,7 +126,7 @@ def test_no_thanks_plays_the_new_deal_and_a_win_leaves_nothing_to_resume(
     assert MilliganWidget(seed=9, autosave="won").view["resume"] is None
 
 
-def test_a_damaged_auto_save_is_left_alone_and_said(folders: tuple[Path, Path]) -> None:
+def test_a_damaged_auto_save_is_set_aside_and_said(folders: tuple[Path, Path]) -> None:
     _, data = folders
     first = MilliganWidget(seed=8, autosave="k")
     _played(first, 3)
@@ -136,9 +136,10 @@ def test_a_damaged_auto_save_is_left_alone_and_said(folders: tuple[Path, Path]) 
     widget = MilliganWidget(seed=5, autosave="k")
     assert widget.view["resume"] is None and widget.game.seed == 5
     assert widget.view["kind"] == "error" and "could not be read back" in widget.view["message"]
-    assert path.read_bytes() == b"\x00garbage"
-    with pytest.raises(ValueError, match="could not be read back"):
-        MilliganWidget.resume("k")
+    (aside,) = (data / "autosave").glob("*.unreadable-*.json")
+    assert aside.read_bytes() == b"\x00garbage" and f"kept as {aside}" in widget.view["message"]
+    widget.deal()  # auto-save goes on
+    assert widget.wait(10) and MilliganWidget.resume("k").game == widget.game
 
 
 def test_outside_a_notebook_nothing_is_auto_saved(folders: tuple[Path, Path]) -> None:
@@ -328,10 +329,14 @@ def test_open_refuses_a_pipe_or_folder_named_json_at_once(folders: tuple[Path, P
     finally:  # a reader waiting on the pipe goes on once a writer opens it
         with contextlib.suppress(OSError):
             os.close(os.open(pipe, os.O_WRONLY | os.O_NONBLOCK))
+    kinds = (("pipe.json", "a pipe"), ("folder.json", "a folder"))
     assert [(v["kind"], v["message"]) for v in views] == [
-        ("error", f"Only a saved game can be opened, and {name} is not a regular file (it is "
-                  "a pipe, a device or a folder).") for name in ("pipe.json", "folder.json")
-    ]  # fmt: skip
+        (
+            "error",
+            f"The save {name} could not be opened: not a saved game: it is {kind}, not a file.",
+        )
+        for name, kind in kinds
+    ]
     assert widget.game == before and widget.saved_games() == []
 
 

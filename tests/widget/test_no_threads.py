@@ -54,7 +54,7 @@ def test_the_indicator_checks_each_position(no_threads: None, peek: bool, verdic
 
 
 def test_think_longer_and_the_solution_answer(no_threads: None) -> None:
-    widget = MilliganWidget(seed=8, hint_time=0)
+    widget = MilliganWidget(seed=8, hint_time=0, peek=True)
     result = widget.think_longer(20, wait=True)
     assert result is not None and result.status == "winnable"
     widget.show_solution(delay=0)

@@ -71,11 +71,12 @@ def test_the_offer_to_resume_brings_peek_back(data: Path) -> None:
     assert fresh.game.seed == 8 and fresh.peek is True
 
 
-def test_a_damaged_envelope_is_refused_with_a_reason_and_left_as_it_is(data: Path) -> None:
+def test_a_damaged_envelope_is_refused_with_a_reason_and_set_aside(data: Path) -> None:
     path = kept_file(data, "bad")
     path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps({"format": AUTOSAVE_FORMAT, "version": 1, "peek": "yes", "game": {}})
     path.write_text(text)
     with pytest.raises(ValueError, match="envelope is not one this version reads"):
         MilliganWidget.resume("bad", stats=False)
-    assert path.read_text() == text
+    (aside,) = path.parent.glob(f"{path.stem}.unreadable-*.json")
+    assert aside.read_text() == text and not path.exists()

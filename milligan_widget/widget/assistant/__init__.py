@@ -79,6 +79,7 @@ class Assistant:
         self.solution = Solution(host, self.workers, self._remember)
         self._thought: Verdict | None = None  # Think longer's newest verdict
         self.reviewer = Reviewer(host, self.workers)  # the game review, for the replay viewer
+        self.closed = False  # the widget closed: no verdict will come in any more
 
     # ----------------------------------------------------------------- the game on show
     @locked
@@ -210,9 +211,10 @@ class Assistant:
         return value
 
     def _can_think(self, state: str | None) -> bool:
-        """Is Think longer offered: the solver found no answer for the position on show in
-        the time it had (the indicator's, Think longer's or a hint's), and none is running?"""
-        if not self._playing() or self._thinking() is not None:
+        """Is Think longer offered: peek is on (the solver reads the stock), the solver found
+        no answer for the position on show in the time it had (the indicator's, Think
+        longer's or a hint's), and none is running?"""
+        if not self.peek or not self._playing() or self._thinking() is not None:
             return False
         if state != solver.UNKNOWN:
             position = self.host.position()
@@ -360,12 +362,13 @@ class Assistant:
         return "review" if self.reviewer.running else None
 
     def wait(self, timeout: float | None = 30.0) -> bool:
-        """Wait until every job is done, stopped ones too; False on timeout."""
+        """Wait until every job is done, stopped ones too; False on timeout. Once closed,
+        only for their threads: a verdict shown as "checking" then never comes."""
         deadline = None if timeout is None else time.monotonic() + timeout
         self.solution.drain()  # a playback on the event loop cannot go on while this waits
         if not self.workers.join(deadline):
             return False
-        while self.analysis.get("state") == "checking" or self.indicator.busy:
+        while not self.closed and (self.analysis.get("state") == "checking" or self.indicator.busy):
             if deadline is not None and time.monotonic() > deadline:
                 return False
             time.sleep(0.01)
@@ -383,6 +386,7 @@ class Assistant:
     @locked
     def close(self) -> None:
         """Stop every job and the indicator for good (the widget is closing)."""
+        self.closed = True
         self.hints.close()
         if self._think is not None:
             self._think.stop.set()

@@ -24,7 +24,6 @@ ValueError: There is nothing to review yet: the game has no moves.
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from dataclasses import dataclass
@@ -107,26 +106,19 @@ def _too_long(moves: int) -> str:
 def review_source(value: Any) -> Game:
     """The game to review in ``value`` (a Game, its saved JSON text or a path to a save),
     refused up front (before its moves are replayed) when it is longer than
-    :data:`MAX_REVIEW_MOVES`; a ValueError (or TypeError) in a player's words otherwise."""
+    :data:`MAX_REVIEW_MOVES`; a ValueError (or TypeError) in a player's words otherwise. A
+    file is read as every save is (:func:`milligan_widget.savefile.read_text`: bounded,
+    never a wait on a pipe), and parsed once."""
     if isinstance(value, Game):
         return check_review_game(value)
     if isinstance(value, (str, Path)):
         is_text = isinstance(value, str) and value.lstrip().startswith("{")
-        text = str(value) if is_text else savefile.read_text(value)
-        _count_moves_first(text)
-        return check_review_game(Game.from_json(text))
+        document = savefile.parse(str(value) if is_text else savefile.read_text(value))
+        moves = document.get("moves") if isinstance(document, dict) else None
+        if isinstance(moves, list) and len(moves) > MAX_REVIEW_MOVES:
+            raise ValueError(_too_long(len(moves)))  # no move replayed
+        return check_review_game(savefile.from_document(document))
     raise TypeError(f"review takes a Game, its saved JSON text or a path to it, not {value!r:.40}")
-
-
-def _count_moves_first(text: str) -> None:
-    """Refuse a save with too many moves from its document alone (no move replayed)."""
-    try:
-        document = json.loads(text)
-    except ValueError:
-        return  # Game.from_json says what is wrong with it
-    moves = document.get("moves") if isinstance(document, dict) else None
-    if isinstance(moves, list) and len(moves) > MAX_REVIEW_MOVES:
-        raise ValueError(_too_long(len(moves)))
 
 
 def _chance(entry: analysis.ReviewEntry) -> dict[str, Any] | None:
