@@ -645,14 +645,14 @@ class Stats:
             for _, _, path in kept:  # written: the next write must not read them again
                 with contextlib.suppress(OSError):
                     path.unlink(missing_ok=True)
-            with self._lock:
-                self._write_problem = None
             return True
 
     def _forget(self, written: list[Waiting]) -> None:
-        """Drop the games just written from the pending ones (``_lock`` held)."""
+        """Drop the games just written from the pending ones, and the write's problem
+        (``_lock`` held: a summary sees them written and all well at once)."""
         uids = {uid for uid, _ in written}
         self._pending = [w for w in self._pending if w[0] not in uids]
+        self._write_problem = None
 
     def keep_at_exit(self) -> int:
         """Keep each game still waiting in a file of its own in :data:`SPOOL`, named by its
