@@ -41,7 +41,7 @@ def deal_number(text: str) -> int:
 
     >>> deal_number(" 27 ")
     27
-    >>> deal_number("٣")
+    >>> deal_number("٣")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     milligan_widget.errors.MilliganError: '٣' is not a deal number: write it in the digits ...

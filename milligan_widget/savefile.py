@@ -222,7 +222,7 @@ def parse(text: str | bytes, limit: int = MAX_SAVE_BYTES) -> Any:
 
     >>> parse('{"moves": ["d"]}')
     {'moves': ['d']}
-    >>> parse("[" * 40 + "]" * 40)
+    >>> parse("[" * 40 + "]" * 40)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     milligan_widget.errors.SaveFileError: not a saved game: its lists or objects are nested ...

@@ -283,6 +283,8 @@ def _load_inside(folder: Path, path: Path) -> Game:
 def _summary(folder: Path, path: Path) -> dict[str, Any] | None:
     """What Open shows of one save, or None if it is no save (or too big to be one)."""
     try:
+        if path.stat().st_size > MAX_SAVE_BYTES:  # a big data file: not read to be left out
+            return None
         game = _load_inside(folder, path)
     except (FileRefused, SaveFileError, OSError):
         return None
