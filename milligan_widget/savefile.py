@@ -332,7 +332,7 @@ def check_meta(meta: Any, error: type[MilliganError] = MilliganError) -> dict[st
     milligan_widget.errors.MilliganError: the saved game's meta 'peek' is not a small value ...
     """
     if not isinstance(meta, dict):
-        raise error('the saved game\'s meta must be a set of named values, like {"peek": true}')
+        raise error("the saved game's meta must be a set of named values, like {\"peek\": true}")
     if len(meta) > MAX_META:
         raise error(f"the saved game's meta holds {len(meta):,} values: at most {MAX_META}")
     for name, value in meta.items():
@@ -347,7 +347,9 @@ def check_meta_value(name: Any, value: Any, error: type[MilliganError] = Milliga
             f"{_shown(name)} cannot name a value in the saved game's meta: "
             "a name is a lower-case word such as 'peek'"
         )
-    small = isinstance(value, (bool, int)) or (isinstance(value, float) and math.isfinite(value))
+    small = isinstance(value, (bool, int)) or (
+        isinstance(value, float) and math.isfinite(value)
+    )
     if isinstance(value, str):
         small = len(value) <= MAX_META_TEXT
     if not small:
@@ -455,7 +457,9 @@ def _replay_entry(game: Game, ply: int, entry: Any) -> None:
         if comment:
             game.set_comment(comment)
     except MilliganError as error:
-        raise SaveFileError(f"move {ply} ({_shown(entry)}) cannot be replayed: {error}") from None
+        raise SaveFileError(
+            f"move {ply} ({_shown(entry)}) cannot be replayed: {error}"
+        ) from None
 
 
 def _field(document: dict[str, Any], name: str, kind: type[T]) -> T:
@@ -485,3 +489,4 @@ def _read(make: Callable[[], T], what: str) -> T:
 
 def _names(keys: Sequence[object]) -> str:
     return ", ".join(_shown(k) for k in keys[:5]) + (" …" if len(keys) > 5 else "")
+
