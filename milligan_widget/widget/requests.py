@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from milligan_widget import PRESETS, Game, IllegalMoveError, Move
-from milligan_widget.difficulty import DIFFICULTIES
+from milligan_widget.engine import PRESETS, Game, IllegalMoveError, Move
+from milligan_widget.studies.difficulty import DIFFICULTIES
 
 MAX_SEED = 10**20 - 1
 REQUEST_TYPES = (

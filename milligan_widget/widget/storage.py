@@ -6,7 +6,7 @@ their deal, rules, moves and date, and opens one by name. The list and the summa
 the browser; the deck never does (a save names its deal, and its cards stay in Python).
 
 :class:`Autosave` keeps the game in progress under the user's data folder, after every
-move, atomically (:func:`milligan_widget.savefile.write_atomic`): a kernel restart or a
+move, atomically (:func:`milligan_widget.engine.savefile.write_atomic`): a kernel restart or a
 re-run cell loses nothing, and the next widget on the same key offers to resume it.
 
 >>> import tempfile
@@ -40,8 +40,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from milligan_widget import Game, SaveFileError
-from milligan_widget.savefile import MAX_SAVE_BYTES, to_document, write_atomic
+from milligan_widget.engine import Game, SaveFileError
+from milligan_widget.engine.savefile import MAX_SAVE_BYTES, to_document, write_atomic
 
 PREFIX = "milligan-"
 MAX_LISTED = 50  # the newest saves Open lists

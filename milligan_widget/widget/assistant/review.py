@@ -31,9 +31,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from milligan_widget import Game, analysis, savefile, solver
+from milligan_widget import analysis
 from milligan_widget.analysis.chart import point_words
-from milligan_widget.analysis.report import mistake_words, turning_point_words
+from milligan_widget.analysis.words import mistake_words, turning_point_words
+from milligan_widget.engine import Game, savefile
+from milligan_widget.search import solver
 from milligan_widget.widget.assistant.jobs import Host, Workers
 from milligan_widget.widget.lock import locked
 

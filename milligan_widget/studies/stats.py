@@ -2,7 +2,7 @@
 
 >>> import tempfile
 >>> from milligan_widget import Game
->>> from milligan_widget.stats import GameRecord, Stats
+>>> from milligan_widget.studies.stats import GameRecord, Stats
 >>> folder = tempfile.TemporaryDirectory()
 >>> stats = Stats(folder.name)
 >>> game = Game.new(8)
@@ -61,12 +61,12 @@ from typing import Any, TypeVar
 
 import platformdirs
 
-from .deals import MAX_DEAL
-from .errors import MilliganError, shown
-from .game import Game
-from .interval import wilson
-from .rules import PRESETS, Rules
-from .savefile import write_atomic
+from milligan_widget.engine.deals import MAX_DEAL
+from milligan_widget.engine.errors import MilliganError, shown
+from milligan_widget.engine.game import Game
+from milligan_widget.engine.interval import wilson
+from milligan_widget.engine.rules import PRESETS, Rules
+from milligan_widget.engine.savefile import write_atomic
 
 ENVIRONMENT_VARIABLE = "MILLIGAN_WIDGET_DATA"  #: names a folder to use instead of the default
 FILE_NAME = "statistics.sqlite3"
