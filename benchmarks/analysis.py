@@ -17,7 +17,7 @@ import time
 from milligan_widget import Game
 from milligan_widget.analysis import honest_hint, win_chance
 from milligan_widget.strategy import greedy, honest, play_game
-from milligan_widget.study import parse_deals
+from milligan_widget.studies.study import parse_deals
 
 
 def mid_game(deal: int, rules: str, deals: int = 6) -> Game:

@@ -10,7 +10,7 @@ appending row by row: an interrupted run resumes where it stopped. Then it write
 table: the verdict is the 10 s study's, or the 60 s study's where the 10 s one was unknown
 (`budget` says which), beside the measured chance. `--build-only` skips the measuring and
 leaves out deals not yet measured. `--bands` prints, per preset, the terciles of the opening
-chance over the solver-won deals of the table: the bands of `milligan_widget.difficulty`.
+chance over the solver-won deals of the table: the bands of `milligan_widget.studies.difficulty`.
 
     python benchmarks/deal_table.py --build-only --bands
 """
@@ -27,7 +27,7 @@ from pathlib import Path
 
 from milligan_widget import Game
 from milligan_widget.analysis import win_chance
-from milligan_widget.study import UNKNOWN, read_results
+from milligan_widget.studies.study import UNKNOWN, read_results
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"

@@ -21,8 +21,8 @@ import statistics
 import time
 
 from milligan_widget import Game
-from milligan_widget.cards import full_deck
-from milligan_widget.deals import deal_codes
+from milligan_widget.engine.cards import full_deck
+from milligan_widget.engine.deals import deal_codes
 from milligan_widget.strategy import greedy, play_game, random_player
 
 SEEDS = range(1, 21)

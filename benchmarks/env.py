@@ -17,7 +17,7 @@ import statistics
 import time
 
 from milligan_widget import Game
-from milligan_widget.env import MilliganEnv
+from milligan_widget.studies.env import MilliganEnv
 
 
 def engine_steps(rules: str, deals: range, max_steps: int) -> int:

@@ -3,7 +3,7 @@
     python benchmarks/hints.py [--deals 1..20] [--every 20] [--hint-time 2] [--workers 2]
 
 For each classic deal the solver is given ``--line-time`` seconds (default 10) for a winning
-line; every ``--every``-th position along the line then asks :func:`solver.hint` with the
+line; every ``--every``-th position along the line then asks :func:`advice.hint` with the
 widget's hint budget (``--hint-time``, default 2 s), and the figure is the share of those
 hints that come from the solver rather than the heuristic. Positions are spread over the
 workers; each worker is a fresh process, so its peak RSS (``ru_maxrss``) is also the memory
@@ -18,11 +18,12 @@ import resource
 import statistics
 from concurrent.futures import ProcessPoolExecutor
 
-from milligan_widget.study import parse_deals
+from milligan_widget.studies.study import parse_deals
 
 
 def _line(deal: int, seconds: float) -> list[str]:
-    from milligan_widget import Game, solver
+    from milligan_widget import Game
+    from milligan_widget.search import solver
 
     result = solver.solve(Game.new(deal), time_limit=seconds)
     return [str(move) for move in result.moves] if result.status == solver.WINNABLE else []
@@ -32,13 +33,14 @@ def _hint_at(deal: int, moves: list[str], seconds: float) -> tuple[str, float]:
     """The hint's source at the position after ``moves`` of ``deal``, and its seconds."""
     import time
 
-    from milligan_widget import Game, solver
+    from milligan_widget import Game
+    from milligan_widget.analysis import advice
 
     game = Game.new(deal)
     for move in moves:
         game.play(move)
     start = time.perf_counter()
-    found = solver.hint(game, time_limit=seconds)
+    found = advice.hint(game, time_limit=seconds)
     return (found.source if found else "none"), time.perf_counter() - start
 
 
@@ -47,7 +49,8 @@ def _peak_mb() -> float:
 
 
 def _solve_peak(deal: int, seconds: float) -> tuple[str, float]:
-    from milligan_widget import Game, solver
+    from milligan_widget import Game
+    from milligan_widget.search import solver
 
     status = solver.solve(Game.new(deal), time_limit=seconds).status
     return status, _peak_mb()

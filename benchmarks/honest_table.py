@@ -14,8 +14,8 @@ import argparse
 import math
 from pathlib import Path
 
-from milligan_widget.interval import wilson
-from milligan_widget.study import WINNABLE, parse_deals, read_results
+from milligan_widget.engine.interval import wilson
+from milligan_widget.studies.study import WINNABLE, parse_deals, read_results
 
 RESULTS = Path(__file__).parent / "results"
 

@@ -10,7 +10,7 @@ second run resumes (delete it for fresh figures).
 Side by side with another version of the solver (issue 14), the same deals, interleaved
 deal by deal so that both share the machine alike:
 
-    git show HEAD:milligan_widget/solver.py > /tmp/old_solver.py
+    git show HEAD:milligan_widget/search/solver.py > /tmp/old_solver.py
     python benchmarks/solver.py --against /tmp/old_solver.py --rules classic,millie \\
         --deals 1..60 --time-limits 2,10 --out solver-compare.csv
 
@@ -36,7 +36,7 @@ from concurrent.futures import ProcessPoolExecutor
 from functools import cache
 from pathlib import Path
 
-from milligan_widget.study import parse_deals, run_study
+from milligan_widget.studies.study import parse_deals, run_study
 
 COMPARE_FIELDS = ("solver", "rules", "deal", "limit", "status", "seconds", "nodes", "moves")
 
@@ -59,7 +59,7 @@ def figures(rows: list[dict]) -> str:
 def _solver(path: str):
     """The ``solve`` of the solver module at ``path`` ("new": the installed one)."""
     if path == "new":
-        from milligan_widget.solver import solve
+        from milligan_widget.search.solver import solve
 
         return solve
     import milligan_widget  # noqa: F401  (the old module's relative imports resolve in it)
@@ -89,7 +89,7 @@ def compare_one(solver: str, path: str, rules: str, deal: int, limit: float) -> 
 
 def backend_one(backend: str, rules: str, deal: int, limit: float) -> dict:
     from milligan_widget import Game
-    from milligan_widget.solver import solve
+    from milligan_widget.search.solver import solve
 
     result = solve(Game.new(deal, rules), time_limit=limit, backend=backend)
     return {

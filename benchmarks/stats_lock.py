@@ -42,7 +42,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
     from milligan_widget import MilliganWidget
-    from milligan_widget.stats import Stats
+    from milligan_widget.studies.stats import Stats
 
     stats = Stats(tempfile.mkdtemp())
     widget = MilliganWidget(seed=27, stats=stats, autosave=False)

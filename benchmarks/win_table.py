@@ -16,8 +16,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from milligan_widget.rules import PRESETS
-from milligan_widget.study import UNKNOWN, UNWINNABLE, WINNABLE, read_results, wilson
+from milligan_widget.engine.rules import PRESETS
+from milligan_widget.studies.study import UNKNOWN, UNWINNABLE, WINNABLE, read_results, wilson
 
 
 def share(count: int, total: int) -> str:

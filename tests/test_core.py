@@ -18,12 +18,11 @@ from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 from milligan_widget import Game
-from milligan_widget.core import AVAILABLE, BACKEND, key_set, make_core
-from milligan_widget.core.python import DONE, ENDGAME, WIN
-from milligan_widget.deadlock import applies as trap_test_applies
-from milligan_widget.moves import DEAL
-from milligan_widget.rules import PRESETS
-from milligan_widget.solver import MAX_DEPTH, TRAP_PAYS, TRAP_ROWS, WINNABLE, solve
+from milligan_widget.core import AVAILABLE, BACKEND, DONE, ENDGAME, WIN, key_set, make_core
+from milligan_widget.engine.deadlock import applies as trap_test_applies
+from milligan_widget.engine.moves import DEAL
+from milligan_widget.engine.rules import PRESETS
+from milligan_widget.search.solver import MAX_DEPTH, TRAP_PAYS, TRAP_ROWS, WINNABLE, solve
 from tests.test_solver import agree_with_exhaustive, assert_wins, small_endgame
 
 needs_c = pytest.mark.skipif("c" not in AVAILABLE, reason="the C extension is not built")
@@ -310,11 +309,11 @@ def test_c_wins_replay_through_game(rules):
 
 
 def test_the_backend_is_named_and_the_environment_can_force_the_fallback():
-    from milligan_widget import solver
+    from milligan_widget.search import solver
 
     assert solver.backend == BACKEND and BACKEND in AVAILABLE
     assert AVAILABLE[-1] == "python"  # the fallback is always there
-    code = "import milligan_widget.solver as s; print(s.backend)"
+    code = "import milligan_widget.search.solver as s; print(s.backend)"
     env = dict(os.environ, MILLIGAN_WIDGET_BACKEND="python", PYTHONPATH=str(ROOT))
     shown = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert shown.stdout.strip() == "python", shown.stderr
@@ -326,7 +325,7 @@ def test_without_the_extension_the_pure_core_runs():
     """Where the extension cannot load (Pyodide, no compiler), the package falls back."""
     code = (
         "import sys; sys.modules['milligan_widget.core._ccore'] = None\n"
-        "from milligan_widget import Game, solver\n"
+        "from milligan_widget import Game\nfrom milligan_widget.search import solver\n"
         "from milligan_widget.core import AVAILABLE\n"
         "r = solver.solve(Game.new(8), time_limit=30)\n"
         "print(solver.backend, AVAILABLE, r.status)"

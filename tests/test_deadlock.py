@@ -5,10 +5,10 @@ import random
 import pytest
 
 from milligan_widget import Game
-from milligan_widget.cards import CARDS
-from milligan_widget.deadlock import trapped_cards
-from milligan_widget.lessons import stage
-from milligan_widget.solver import UNWINNABLE, solve
+from milligan_widget.engine.cards import CARDS
+from milligan_widget.engine.deadlock import trapped_cards
+from milligan_widget.search.solver import UNWINNABLE, solve
+from milligan_widget.teaching.lessons import stage
 from tests.test_solver import exhaustive
 
 

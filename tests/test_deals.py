@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from milligan_widget import Game, deal_order
-from milligan_widget.cards import CARDS, full_deck
-from milligan_widget.deals import deal_codes, lcg_shuffle, mt_shuffle
+from milligan_widget.engine.cards import CARDS, full_deck
+from milligan_widget.engine.deals import deal_codes, lcg_shuffle, mt_shuffle
 
 pysol_random = pytest.importorskip("pysol_cards.random")
 

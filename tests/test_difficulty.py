@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-import milligan_widget.difficulty as difficulty
+import milligan_widget.studies.difficulty as difficulty
 from milligan_widget import Game
 from milligan_widget.analysis import win_chance
-from milligan_widget.difficulty import (
+from milligan_widget.engine.rules import PRESETS, Rules
+from milligan_widget.studies.difficulty import (
     BANDS,
     deal_info,
     deals_of,
@@ -23,7 +24,6 @@ from milligan_widget.difficulty import (
     pick_deal,
     shipped_deals,
 )
-from milligan_widget.rules import PRESETS, Rules
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"

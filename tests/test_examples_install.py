@@ -16,7 +16,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 tomllib = pytest.importorskip("tomllib")
 #: modules of the package that need an extra, and the distribution each needs
-NEEDS = {"milligan_widget.env": "gymnasium"}
+NEEDS = {"milligan_widget.studies.env": "gymnasium"}
 
 
 def play_extras() -> list[str]:

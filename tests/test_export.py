@@ -14,7 +14,7 @@ from html import unescape
 import pytest
 
 from milligan_widget import Game
-from milligan_widget.render import html_layout
+from milligan_widget.engine.render import html_layout
 from milligan_widget.strategy import greedy, play_game
 
 NASTY = "</script><script>alert(1)</script> & <!-- \"quoted\" 'single' \u2028 <b>bold</b>"
@@ -244,7 +244,7 @@ def test_the_widget_in_the_replay_viewer_writes_the_whole_line(widget):
 
 
 def test_the_docstring_examples():
-    import milligan_widget.export
+    import milligan_widget.engine.export
 
-    result = doctest.testmod(milligan_widget.export)
+    result = doctest.testmod(milligan_widget.engine.export)
     assert result.failed == 0 and result.attempted > 0

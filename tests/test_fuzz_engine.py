@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from milligan_widget import Card, Game, Move, Rules, SaveFileError
-from milligan_widget.errors import IllegalMoveError, InvalidMoveError, MilliganError
+from milligan_widget.engine.errors import IllegalMoveError, InvalidMoveError, MilliganError
 from milligan_widget.strategy import greedy, play_game
 
 FUZZ = settings(

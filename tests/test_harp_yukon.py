@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from milligan_widget import Game, MilliganError, Rules, RulesError
-from milligan_widget.lessons import stage as stage_with_stock
-from milligan_widget.solver import WINNABLE, solve
+from milligan_widget.search.solver import WINNABLE, solve
 from milligan_widget.strategy import greedy
+from milligan_widget.teaching.lessons import stage as stage_with_stock
 from tests.staging import stage
 from tests.test_solver import agree_with_exhaustive, assert_wins, exhaustive
 

@@ -7,7 +7,7 @@ from collections import deque
 import pytest
 
 from milligan_widget import Move
-from milligan_widget.lessons import (
+from milligan_widget.teaching.lessons import (
     Feedback,
     Lesson,
     LessonError,
@@ -15,13 +15,11 @@ from milligan_widget.lessons import (
     Step,
     ends_with,
     home,
-    learn_the_rules,
     leftovers,
     stage,
-    variants_tour,
     won,
 )
-from milligan_widget.tutorial import _weaving_position
+from milligan_widget.teaching.tutorial import _weaving_position, learn_the_rules, variants_tour
 
 RULES_LESSON = learn_the_rules()
 TOUR = variants_tour()

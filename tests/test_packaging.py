@@ -158,7 +158,7 @@ def test_the_wheel_carries_the_bundle_the_license_and_the_metadata(built: Built)
         assert f"Project-URL: {name}, https://github.com/milligan-widget/milligan-widget" in (
             metadata
         )
-    assert "milligan-study = milligan_widget.study:main" in entry_points
+    assert "milligan-study = milligan_widget.studies.study:main" in entry_points
     # The long description is the README; its picture by absolute URL, so PyPI shows it.
     assert "](https://raw.githubusercontent.com/milligan-widget/milligan-widget/main/docs/" in (
         metadata
@@ -187,7 +187,7 @@ ENGINE_CHECKS = textwrap.dedent(
 
     import milligan_widget
     from milligan_widget import Game
-    from milligan_widget.solver import solve
+    from milligan_widget.search.solver import solve
     from milligan_widget.strategy import greedy, play_game
 
     prefix = Path(sys.prefix).resolve()
@@ -210,7 +210,7 @@ ENGINE_CHECKS = textwrap.dedent(
     page = won.to_html()
     assert page.startswith("<!DOCTYPE html>")
     failed = 0
-    from milligan_widget.difficulty import difficulty_of, pick_deal
+    from milligan_widget.studies.difficulty import difficulty_of, pick_deal
 
     hard = pick_deal("classic", "hard")  # from the installed package's table of deals
     assert difficulty_of("classic", hard) == "hard", hard
@@ -250,9 +250,9 @@ def test_the_installed_milligan_study_command(built: Built):
     for words in ("(default: 1..100)", "(default: classic)", "(default: 2)", "examples:",
                   "ignored with --scheduler", "every worker's environment"):
         assert words in " ".join(shown.split()), words
-    module = venv.run(venv.python, "-I", "-m", "milligan_widget.study", "--help",
-                      cwd=built.work, what="python -m milligan_widget.study --help")
-    assert module.startswith("usage: python -m milligan_widget.study")
+    module = venv.run(venv.python, "-I", "-m", "milligan_widget.studies.study", "--help",
+                      cwd=built.work, what="python -m milligan_widget.studies.study --help")
+    assert module.startswith("usage: python -m milligan_widget.studies.study")
     out = built.work / "study.csv"
     summary = venv.run(str(script), "--deals", "8", "--time-limit", "20", "--workers", "1",
                        "--quiet", "--out", str(out), cwd=built.work, what="a one-deal study")

@@ -9,11 +9,12 @@ import os
 
 import pytest
 
-from milligan_widget import Game, Move, SaveFileError, savefile
-from milligan_widget import moves as moves_module
-from milligan_widget.errors import IllegalMoveError, MilliganError
-from milligan_widget.game import MAX_COMMENT
-from milligan_widget.savefile import MAX_MOVES, MAX_SAVE_BYTES, write_atomic
+from milligan_widget import Game, Move, SaveFileError
+from milligan_widget.engine import moves as moves_module
+from milligan_widget.engine import savefile
+from milligan_widget.engine.errors import IllegalMoveError, MilliganError
+from milligan_widget.engine.game import MAX_COMMENT
+from milligan_widget.engine.savefile import MAX_MOVES, MAX_SAVE_BYTES, write_atomic
 
 #: Words of Python's own messages that must never reach a player (D15).
 INTERNALS = (

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from milligan_widget import Game
-from milligan_widget.errors import MilliganError, SaveFileError
-from milligan_widget.savefile import MAX_META, MAX_META_TEXT
+from milligan_widget.engine.errors import MilliganError, SaveFileError
+from milligan_widget.engine.savefile import MAX_META, MAX_META_TEXT
 
 # played().to_json() as written before "meta" existed (its SHA-256, taken from main then).
 OLD_SAVE_SHA256 = "75a2a8df3e765a9b977aa6cb64d17163f0b17fa7ab0f3ce391e9ff8151704e0c"

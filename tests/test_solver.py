@@ -6,7 +6,7 @@ import random
 import pytest
 
 from milligan_widget import Game
-from milligan_widget.solver import (
+from milligan_widget.search.solver import (
     PORTFOLIO,
     UNKNOWN,
     UNWINNABLE,
@@ -117,7 +117,7 @@ def test_shorten_cuts_loops_and_keeps_a_win():
 
 
 def test_hint_prefers_the_solver_and_says_which_it_used():
-    from milligan_widget.solver import hint
+    from milligan_widget.analysis.advice import hint
 
     winnable = hint(Game.new(8), time_limit=10)
     assert winnable.source == "solver" and winnable.status == WINNABLE
@@ -170,7 +170,7 @@ def test_stop_cancels_a_solve_at_once():
 
 
 def test_progress_is_reported_with_growing_counts_and_changes_nothing_else():
-    from milligan_widget.solver import PROGRESS_EVERY
+    from milligan_widget.search.solver import PROGRESS_EVERY
 
     reports = []
 
@@ -209,7 +209,7 @@ def test_the_runs_take_turns_so_the_search_does_not_depend_on_the_time_limit():
 
 
 def test_every_run_has_a_turn_before_any_has_a_second():
-    from milligan_widget.solver import TURN, _Search, _take_turns
+    from milligan_widget.search.solver import TURN, _Search, _take_turns
 
     turns = []
     real_tick = _Search.tick

@@ -18,8 +18,10 @@ from pathlib import Path
 import platformdirs
 import pytest
 
-from milligan_widget import Game, Rules, stats
-from milligan_widget.stats import (
+from milligan_widget import Game, Rules
+from milligan_widget.strategy import greedy, play_game
+from milligan_widget.studies import stats
+from milligan_widget.studies.stats import (
     GameRecord,
     Stats,
     StatsError,
@@ -27,7 +29,6 @@ from milligan_widget.stats import (
     read_csv,
     rules_key,
 )
-from milligan_widget.strategy import greedy, play_game
 from tests.lines import WIN_8
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -249,7 +250,7 @@ WRITER = """
 import sys, time
 from pathlib import Path
 from milligan_widget import Game
-from milligan_widget.stats import GameRecord, Stats
+from milligan_widget.studies.stats import GameRecord, Stats
 folder, first, go = sys.argv[1], int(sys.argv[2]), Path(sys.argv[3])
 store = Stats(folder)
 games = [GameRecord.from_game(Game.new(seed), seconds=1) for seed in range(first, first + 200)]
@@ -359,7 +360,7 @@ import sys
 import threading
 from pathlib import Path
 from milligan_widget import Game
-from milligan_widget.stats import GameRecord, Stats
+from milligan_widget.studies.stats import GameRecord, Stats
 folder = Path(sys.argv[1])
 try:
     (folder / "probe").touch()
@@ -540,7 +541,7 @@ exec "$3" -c '
 import sys
 import threading
 from milligan_widget import Game
-from milligan_widget.stats import GameRecord, Stats
+from milligan_widget.studies.stats import GameRecord, Stats
 store = Stats(sys.argv[1])
 summary = store.summary()
 print(summary.played, len(store.games()), summary.problem)
@@ -571,7 +572,7 @@ def test_a_statistics_file_on_a_read_only_mount_can_be_read(tmp_path):
 EXIT_RIGHT_AFTER_A_GAME = """
 import sys
 from milligan_widget import Game
-from milligan_widget.stats import GameRecord, Stats
+from milligan_widget.studies.stats import GameRecord, Stats
 Stats(sys.argv[1]).record_later(GameRecord.from_game(Game.new(5), seconds=3))
 """
 

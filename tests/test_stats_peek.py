@@ -5,8 +5,8 @@ from __future__ import annotations
 import dataclasses
 import sqlite3
 
-from milligan_widget import stats
-from milligan_widget.stats import GameRecord, Stats, read_csv
+from milligan_widget.studies import stats
+from milligan_widget.studies.stats import GameRecord, Stats, read_csv
 from tests.test_stats import record
 
 VERSION_1 = stats._MIGRATIONS[0]  # the schema as version 1 wrote it

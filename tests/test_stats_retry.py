@@ -18,8 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from milligan_widget import Game, stats
-from milligan_widget.stats import SPOOL, GameRecord, Stats
+from milligan_widget import Game
+from milligan_widget.studies import stats
+from milligan_widget.studies.stats import SPOOL, GameRecord, Stats
 from milligan_widget.widget import MilliganWidget
 from tests.test_stats import record
 
@@ -101,8 +102,9 @@ def test_closing_the_widget_tries_the_game_again(tmp_path: Path, monkeypatch) ->
 
 EXIT = """
 import sys
-from milligan_widget import Game, stats
-from milligan_widget.stats import GameRecord, Stats
+from milligan_widget import Game
+from milligan_widget.studies import stats
+from milligan_widget.studies.stats import GameRecord, Stats
 stats.BUSY_TIMEOUT, stats.RETRY_PAUSE, stats.EXIT_WAIT = 0.05, 0.001, 0.5
 game = Game.new(7)
 game.play("d")

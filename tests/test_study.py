@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from milligan_widget.study import (
+from milligan_widget.studies.study import (
     FIELDS,
     main,
     parse_deals,
@@ -146,7 +146,7 @@ def test_a_summary_of_nothing_does_not_divide_by_zero():
 
 
 def test_a_failing_deal_does_not_lose_the_others(tmp_path, monkeypatch):
-    import milligan_widget.study as study
+    import milligan_widget.studies.study as study
 
     real = study.solve_deal
 
@@ -193,7 +193,7 @@ def _alive(pid: int) -> bool:
 @pytest.mark.parametrize("kill", [signal.SIGTERM, signal.SIGKILL])
 def test_a_killed_study_leaves_no_worker_and_resumes_without_double_counting(tmp_path, kill):
     out = tmp_path / "study.csv"
-    command = [sys.executable, "-m", "milligan_widget.study", "--rules", "classic",
+    command = [sys.executable, "-m", "milligan_widget.studies.study", "--rules", "classic",
                "--deals", "1..12", "--time-limit", "0.3", "--workers", "2",
                "--out", str(out), "--quiet"]
     # The pure-Python search core: on the compiled one the twelve deals can be done before

@@ -5,7 +5,14 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from milligan_widget.study import FIELDS, PLAYED_FIELDS, Player, main, read_results, run_study
+from milligan_widget.studies.study import (
+    FIELDS,
+    PLAYED_FIELDS,
+    Player,
+    main,
+    read_results,
+    run_study,
+)
 
 
 def test_a_player_study_writes_its_own_file_and_resumes(tmp_path):

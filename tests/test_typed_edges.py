@@ -4,11 +4,11 @@ to (cards as codes, a Move where text is read), and what is refused in a player'
 import pytest
 
 from milligan_widget import Game, Move
-from milligan_widget.cards import Card, CardError, parse_cards
-from milligan_widget.errors import RulesError
-from milligan_widget.rules import PRESETS, Rules
-from milligan_widget.solver import _reached
-from milligan_widget.strategy import _why
+from milligan_widget.engine.cards import Card, CardError, parse_cards
+from milligan_widget.engine.errors import RulesError
+from milligan_widget.engine.rules import PRESETS, Rules
+from milligan_widget.search.greedy import _why
+from milligan_widget.search.solver import _reached
 
 
 def test_cards_may_be_given_as_cards_text_or_codes():

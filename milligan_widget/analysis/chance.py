@@ -14,9 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..game import Game
-from ..interval import wilson
-from ..solver import UNKNOWN, UNWINNABLE, WINNABLE, solve
+from milligan_widget.engine.game import Game
+from milligan_widget.engine.interval import wilson
+from milligan_widget.search.solver import UNKNOWN, UNWINNABLE, WINNABLE, solve
+
 from .sampling import determinize, make_rng, visible_view
 
 Stop = Callable[[], bool]

@@ -28,7 +28,9 @@ from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING
 
-from ..solver import UNWINNABLE, WINNABLE
+from milligan_widget.search.solver import UNWINNABLE, WINNABLE
+
+from .words import move_name, turning_point_words
 
 if TYPE_CHECKING:
     from .review import Review, ReviewEntry
@@ -188,9 +190,7 @@ def thinned(count: int, turning_point: int | None = None) -> list[int]:
 
 
 def _check(review: Review, theme: str, width: int) -> None:
-    from .review import Review
-
-    if not isinstance(review, Review):
+    if not all(hasattr(review, name) for name in ("entries", "turning_point", "final_verdict")):
         raise ValueError(
             f"review_svg draws a Review (analysis.review), not {type(review).__name__}"
         )
@@ -376,17 +376,11 @@ def _turning_point(frame: Frame, review: Review) -> str:
     if chance is not None:
         ring = f'<circle cx="{_f(frame.x(turn))}" cy="{_f(frame.y(chance.p))}" r="5"/>'
     return (
-        f'<g class="mm-turn" data-ply="{turn}"><title>{escape(_turn_words(review))}</title>'
+        f'<g class="mm-turn" data-ply="{turn}"><title>{escape(turning_point_words(review))}</title>'
         f'<line x1="{_f(x)}" y1="{_f(frame.top - 4)}" x2="{_f(x)}" y2="{_f(frame.strip + 10)}"/>'
         f'{ring}<text x="{_f(x + dx)}" y="{_f(frame.top - 8)}" text-anchor="{anchor}">'
         f"{escape(label)}</text></g>"
     )
-
-
-def _turn_words(review: Review) -> str:
-    from .report import turning_point_words
-
-    return turning_point_words(review)
 
 
 def _mistakes(frame: Frame, entries: Sequence[ReviewEntry]) -> str:
@@ -399,11 +393,6 @@ def _mistakes(frame: Frame, entries: Sequence[ReviewEntry]) -> str:
             f'<path d="M{_f(x - 4)} {_f(y - 2)}h8l-4 7z"/></g>'
         )
     return "".join(marks)
-
-
-def move_name(move: str) -> str:
-    """A move as the chart and the summary name it: "3>5", or "dealing a row" for "d"."""
-    return "dealing a row" if move == "d" else move
 
 
 def point_words(entry: ReviewEntry, comment: str | None = None) -> str:

@@ -21,11 +21,13 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..game import Game
-from ..moves import Move
-from ..position import PositionKey
-from ..solver import UNKNOWN, UNWINNABLE, WINNABLE, Hint, solve
-from ..strategy import greedy, position_score
+from milligan_widget.engine.game import Game
+from milligan_widget.engine.moves import Move
+from milligan_widget.engine.position import PositionKey
+from milligan_widget.search.greedy import greedy, position_score
+from milligan_widget.search.solver import UNKNOWN, UNWINNABLE, WINNABLE, solve
+
+from .advice import Hint
 from .chance import Budget, Chance, Stop, check_budget
 from .sampling import VisibleView, determinize, make_rng, visible_view
 

@@ -1,15 +1,6 @@
 """A review in words and as HTML: the turning point, the named mistakes, the chart beside them;
 for a notebook's output (``Review._repr_html_``) and for the game's offline page
-(``Review.to_html``, built on :func:`milligan_widget.export.to_html`).
-
->>> from milligan_widget.analysis import Chance, Review, ReviewEntry
->>> entries = (ReviewEntry(0, "7>2", "winnable", Chance(5, 8)),
-...            ReviewEntry(1, "d", "unwinnable", Chance(1, 8), "dealt a row too soon"))
->>> words = turning_point_words(Review(entries, "unwinnable"))
->>> print(words.split(":")[0])
-Until move 1 this deal could still be won; move 1 (7>2) lost it
->>> print(words.split(". ")[1])
-The honest chance before it: 62% of 8 sampled stocks win (31–86%).
+(``Review.to_html``, built on :func:`milligan_widget.engine.export.to_html`).
 """
 
 from __future__ import annotations
@@ -19,54 +10,17 @@ from collections.abc import Mapping
 from html import escape
 from typing import TYPE_CHECKING
 
-from ..solver import UNKNOWN, WINNABLE
-from .chart import move_name, review_svg
+from milligan_widget.engine.export import to_html
+
+from .chart import review_svg
+from .words import mistake_words, turning_point_words
 
 if TYPE_CHECKING:
-    from ..game import Game
-    from .review import Review, ReviewEntry
+    from milligan_widget.engine.game import Game
+
+    from .review import Review
 
 MISTAKES_LISTED = 20  #: the most mistakes the summary lists one by one
-
-
-def turning_point_words(review: Review) -> str:
-    """Where the deal was lost, in a player's words (or why no move is named)."""
-    entries = review.entries
-    if not entries:
-        return "No move was reviewed."
-    turn = review.turning_point
-    if turn is not None:
-        entry = entries[turn]
-        words = (
-            f"Until move {turn + 1} this deal could still be won; move {turn + 1} "
-            f"({move_name(entry.move)}) lost it: after it the solver, which knows the stock, "
-            "finds no win."
-        )
-        if entry.chance is not None:
-            words += f" The honest chance before it: {entry.chance}."
-        if entry.mistake:
-            words += f" It is a common mistake: {entry.mistake}."
-        return words
-    verdicts = [entry.verdict for entry in entries] + [review.final_verdict]
-    if verdicts[-1] == WINNABLE:
-        return "No move lost the deal: it could still be won after the last move."
-    if WINNABLE not in verdicts and UNKNOWN not in verdicts:
-        return "This deal could not be won from the first position reviewed: no move lost it."
-    return (
-        "No turning point was found: the solver could not decide every position in its time "
-        "(the positions marked unknown)."
-    )
-
-
-def mistake_words(entry: ReviewEntry) -> str:
-    """A named mistake in a player's words, with the move it was (the widget's review and
-    :func:`mistakes_html` both say it so).
-
-    >>> from milligan_widget.analysis.review import ReviewEntry
-    >>> mistake_words(ReviewEntry(58, "7>f", "unknown", None, "broke the run 5♠ 4♥"))
-    'move 59 (7>f): broke the run 5♠ 4♥'
-    """
-    return f"move {entry.ply + 1} ({move_name(entry.move)}): {entry.mistake or ''}"
 
 
 def mistakes_html(review: Review) -> str:
@@ -114,10 +68,8 @@ def check_matches(review: Review, game: Game) -> None:
 
 
 def review_page(review: Review, game: Game, path: str | os.PathLike[str] | None = None) -> str:
-    """``game``'s offline page (:func:`milligan_widget.export.to_html`) with the review above
+    """``game``'s offline page (:func:`milligan_widget.engine.export.to_html`) with the review above
     the viewer: clicking a point of the chart shows that move's position."""
-    from ..export import to_html
-
     check_matches(review, game)
     extra = summary_html(review, theme="auto", comments=game.comments)
     return to_html(game, path, extra_html=extra)

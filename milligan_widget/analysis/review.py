@@ -21,11 +21,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import CARDS
-from ..game import Game
-from ..moves import Move
-from ..solver import UNKNOWN, UNWINNABLE, WINNABLE, solve
+from milligan_widget.engine.cards import CARDS
+from milligan_widget.engine.game import Game
+from milligan_widget.engine.moves import Move
+from milligan_widget.search.solver import UNKNOWN, UNWINNABLE, WINNABLE, solve
+
 from .chance import Chance, Stop, check_budget, win_chance
+from .chart import review_svg
+from .report import review_page, summary_html
+from .words import turning_point_words
 
 Progress = Callable[[int, int], None]
 FAR_AHEAD = 5  #: ranks between the two piles of a suit that count as "far ahead"
@@ -84,28 +88,20 @@ class Review:
 
     def summary(self) -> str:
         """The turning point in a player's words (or why there is none)."""
-        from .report import turning_point_words
-
         return turning_point_words(self)
 
     def svg(self, theme: str = "auto", width: int = 720) -> str:
         """The chart of the chance over the moves (:func:`.chart.review_svg`)."""
-        from .chart import review_svg
-
         return review_svg(self, theme=theme, width=width)
 
     def _repr_html_(self) -> str:
         """A notebook's output: the chart, the turning point in words, the named mistakes."""
-        from .report import summary_html
-
         return summary_html(self)
 
     def to_html(self, game: Game, path: str | os.PathLike[str] | None = None) -> str:
         """``game``'s offline page (``Game.to_html``) with this review and its chart above
         the viewer, written to ``path`` too when given; a ``ValueError`` if the review is
         not of ``game``'s moves."""
-        from .report import review_page
-
         return review_page(self, game, path)
 
 

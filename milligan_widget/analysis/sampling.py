@@ -24,9 +24,9 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
-from ..cards import CARDS, Card, full_deck
-from ..game import Game
-from ..rules import Rules
+from milligan_widget.engine.cards import CARDS, Card, full_deck
+from milligan_widget.engine.game import Game
+from milligan_widget.engine.rules import Rules
 
 
 @dataclass(frozen=True)

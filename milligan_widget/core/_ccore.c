@@ -3,7 +3,7 @@
  * best-first searches (the endgame's and the beam's) and the depth-first walk before the
  * last deal, each stepped from Python where the solver must act.
  *
- * It mirrors milligan_widget/position.py and milligan_widget/core/python.py move for move
+ * It mirrors milligan_widget/engine/position.py and milligan_widget/core/python.py move for move
  * (same moves in the same order, same action records, same keys); tests/test_core.py checks
  * that for every preset. A move handle is a Python int packing the action record and the
  * move's notation (see the A_ and M_ macros). Card codes are rank * 4 + suit, plus HIDDEN for

@@ -7,7 +7,7 @@ snapshot is the piles as bytes.
 
 from collections.abc import Callable, Iterable
 
-from milligan_widget.rules import Rules
+from milligan_widget.engine.rules import Rules
 
 Key = tuple[bytes, int]
 Handle = int

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..moves import Move, make_move
-from ..position import DEAL_ROW, HIDDEN, TURN_UP, Action, Position, SearchKey
+from milligan_widget.engine.moves import Move, make_move
+from milligan_widget.engine.position import DEAL_ROW, HIDDEN, TURN_UP, Action, Position, SearchKey
+
 from ._ccore import CoreBase, KeySet, Search, Walk
 
 _TAKEBACK = ("never", "always", "stock-empty")

@@ -1,4 +1,4 @@
-"""The search interface in pure Python, on :class:`~milligan_widget.position.Position`.
+"""The search interface in pure Python, on :class:`~milligan_widget.engine.position.Position`.
 
 This is the reference the compiled core is tested against, and the fallback wherever it
 cannot load (Pyodide, no compiler). A move handle is the pair (move, action record).
@@ -14,13 +14,13 @@ cannot load (Pyodide, no compiler). A move handle is the pair (move, action reco
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..deadlock import trapped_cards
-from ..game import Game
-from ..moves import DEAL, Move
-from ..position import (
+from milligan_widget.engine.deadlock import trapped_cards
+from milligan_widget.engine.game import Game
+from milligan_widget.engine.moves import DEAL, Move
+from milligan_widget.engine.position import (
     COLUMN_TO_COLUMN,
     COLUMN_TO_FOUNDATION,
     COLUMN_TO_RESERVE,
@@ -35,14 +35,15 @@ from ..position import (
     SearchKey,
     Snapshot,
 )
-from ..rules import Rules
+from milligan_widget.engine.rules import Rules
+
+from .interface import DONE, ENDGAME, LOST, OPEN, TICK, WIN, Noise
 
 if TYPE_CHECKING:
-    from . import Lost
+    from .interface import Lost
 
 #: A move handle of this backend: the move and its action record.
 Handle = tuple[Move, Action]
-Noise = Callable[[], float] | None
 Codes = tuple[int, ...]
 #: (columns, foundations, cards dealt, reserve, cells, runs, stock), as :meth:`PyCore.state`.
 State = tuple[tuple[Codes, ...], Codes, int, Codes, Codes, Codes, Codes]
@@ -102,7 +103,7 @@ class PyCore:
 
     def trapped_cards(self) -> list[tuple[int, int, int]]:
         """(card, column, epoch it lands) of the cards that can never leave their place (see
-        :func:`milligan_widget.deadlock.trapped_cards`)."""
+        :func:`milligan_widget.engine.deadlock.trapped_cards`)."""
         return trapped_cards(self.position)
 
     def trapped(self) -> bool:
@@ -285,10 +286,6 @@ def ordered(scored: list[tuple[int, Handle]], noise: Noise) -> list[Handle]:
     return [handle for _, handle in scored]
 
 
-# What a best-first search's run() answers: paused on its n-th position (expand it next
-# time), won, proven lost (searched to the end), out of budget, or a spread done; a
-# depth-first walk's step() answers TICK, WIN, DONE (every line tried) or ENDGAME.
-TICK, WIN, LOST, OPEN, DONE, ENDGAME = 0, 1, 2, 3, 4, 5
 _EXPAND = -1  # a walk's verdict on a position: go on down from it
 _ARRIVE, _PUSH, _ADVANCE = 0, 1, 2  # where a walk's next step() starts
 

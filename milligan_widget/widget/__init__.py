@@ -22,9 +22,9 @@ only from the layers below it, which ``tests/widget/test_layers.py`` checks).
 - :mod:`.milligan`: :class:`MilliganWidget`, the anywidget: its traits, its typed public
   methods and the request path (parse, the gate, the room).
 
-Words: a *lesson* is :class:`~milligan_widget.lessons.Lesson` (its steps), run as a
-:class:`~milligan_widget.lessons.LessonRun`, shown in lesson mode; *the replay viewer* is the
-mode that steps through a game's moves (:meth:`MilliganWidget.show_replay`, ``step_to`` and
+Words: a *lesson* is :class:`~milligan_widget.teaching.lessons.Lesson` (its steps), run as a
+:class:`~milligan_widget.teaching.lessons.LessonRun`, shown in lesson mode; *the replay viewer*
+is the mode that steps through a game's moves (:meth:`MilliganWidget.show_replay`, ``step_to`` and
 the front end's ``seek``), while :meth:`MilliganWidget.replay` plays moves on visibly in play.
 
 >>> from milligan_widget import MilliganWidget

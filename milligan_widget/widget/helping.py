@@ -17,7 +17,8 @@ the work to the table's :class:`~.assistant.Assistant`, which runs it in the bac
 
 from __future__ import annotations
 
-from milligan_widget import Move, solver
+from milligan_widget.engine import Move
+from milligan_widget.search import solver
 from milligan_widget.widget.assistant import THINK_TIME
 from milligan_widget.widget.assistant.jobs import check_seconds
 from milligan_widget.widget.table import Table

@@ -20,7 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from milligan_widget import Game
+from milligan_widget.engine import Game
 from milligan_widget.widget.scores import PEEK_META, played_peeking
 from milligan_widget.widget.storage import FileRefused, SaveFolder
 from milligan_widget.widget.table import Table

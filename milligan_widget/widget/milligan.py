@@ -27,10 +27,11 @@ from typing import Any
 import anywidget
 import traitlets
 
-from milligan_widget import Game, IllegalMoveError, Move, Rules, solver
 from milligan_widget.analysis import Review
-from milligan_widget.lessons import Feedback, Lesson, LessonRun
-from milligan_widget.stats import Stats, default_folder
+from milligan_widget.engine import Game, IllegalMoveError, Move, Rules
+from milligan_widget.search import solver
+from milligan_widget.studies.stats import Stats, default_folder
+from milligan_widget.teaching.lessons import Feedback, Lesson, LessonRun
 from milligan_widget.widget import modes, requests
 from milligan_widget.widget.assistant import (
     HINT_TIME,
@@ -186,7 +187,7 @@ class MilliganWidget(anywidget.AnyWidget):
 
     @property
     def lesson_run(self) -> LessonRun | None:
-        """The lesson in progress (a :class:`~milligan_widget.lessons.LessonRun`), if any."""
+        """The lesson in progress (a :class:`~.teaching.lessons.LessonRun`), if any."""
         return self._table.lesson_run
 
     @property
@@ -318,7 +319,7 @@ class MilliganWidget(anywidget.AnyWidget):
         ``difficulty``: ``"any"`` (or None: a random deal), ``"winnable"`` (a deal the
         solver, which knows the stock, won), or ``"easy"``, ``"medium"`` or ``"hard"`` (a
         deal the solver won, by its honest chance at the opening): picked from the table of
-        deals shipped with the package (:mod:`milligan_widget.difficulty`), never solved
+        deals shipped with the package (:mod:`milligan_widget.studies.difficulty`), never solved
         while you wait. The status bar then says the deal's difficulty. A difficulty these
         rules do not have (custom rules have none; Milligan Cell and Milligan Yukon only
         "winnable"), or a ``seed`` with a difficulty, is refused with a ValueError that the
@@ -436,13 +437,13 @@ class MilliganWidget(anywidget.AnyWidget):
     def show_statistics(self) -> dict[str, Any]:
         """Open the Statistics panel: per preset, games played and won, the win rate with
         its 95% interval, streaks, best time and fewest moves, and the latest games (see
-        :mod:`milligan_widget.stats`). Returns what it shows."""
+        :mod:`milligan_widget.studies.stats`). Returns what it shows."""
         with self._lock:
             return self._keeping.show_statistics()
 
     # --------------------------------------------------- lessons and the replay viewer
     def start_lesson(self, lesson: Lesson | LessonRun, start: int = 0) -> LessonRun:
-        """Teach ``lesson`` (e.g. :func:`~milligan_widget.tutorial.learn_the_rules`): the
+        """Teach ``lesson`` (e.g. :func:`~milligan_widget.teaching.tutorial.learn_the_rules`): the
         layout shows each step's position and a lesson panel; every move is checked against
         the step's task and explained. :meth:`stop_lesson` brings the game back."""
         with self._lock:
@@ -456,7 +457,7 @@ class MilliganWidget(anywidget.AnyWidget):
     def attempt(self, move: Move | str) -> Feedback:
         """Try ``move`` on the lesson's step: it is played only if it is (part of) the task.
 
-        Returns the :class:`~milligan_widget.lessons.Feedback` and shows its message."""
+        Returns the :class:`~milligan_widget.teaching.lessons.Feedback` and shows its message."""
         with self._lock:
             return self._lessons.attempt(move)
 

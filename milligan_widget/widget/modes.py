@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from milligan_widget import Game, IllegalMoveError, Move
-from milligan_widget.lessons import LessonRun
+from milligan_widget.engine import Game, IllegalMoveError, Move
+from milligan_widget.teaching.lessons import LessonRun
 from milligan_widget.widget.view import deal_about
 from milligan_widget.widget.words import moves as _moves
 from milligan_widget.widget.words import sentence

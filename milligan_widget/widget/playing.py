@@ -22,8 +22,8 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from milligan_widget import Game, IllegalMoveError, Move, Rules
-from milligan_widget import difficulty as difficulties
+from milligan_widget.engine import Game, IllegalMoveError, Move, Rules
+from milligan_widget.studies import difficulty as difficulties
 from milligan_widget.widget import requests
 from milligan_widget.widget import view as views
 from milligan_widget.widget.scores import Scorecard
@@ -43,7 +43,7 @@ class DealRefused(ValueError):
 
 def pick_deal(seed: int | None, rules: Rules, difficulty: str | None) -> int:
     """The deal number of a New game: ``seed``, else one of ``difficulty`` from the shipped
-    table of deals (:func:`milligan_widget.difficulty.pick_deal`: never a solve), else a
+    table of deals (:func:`milligan_widget.studies.difficulty.pick_deal`: never a solve), else a
     random one. A deal number and a difficulty together are refused: the number names one
     deal, the difficulty asks the widget to choose, and a player who typed a number and
     left "Hard" chosen from before should hear which wins rather than get a surprise.

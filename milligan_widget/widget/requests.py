@@ -26,11 +26,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from milligan_widget import PRESETS, Game, IllegalMoveError, Move
-from milligan_widget.deals import deal_number
-from milligan_widget.difficulty import DIFFICULTIES
-from milligan_widget.errors import MilliganError
-from milligan_widget.errors import shown as _shown
+from milligan_widget.engine import PRESETS, Game, IllegalMoveError, Move
+from milligan_widget.engine.deals import deal_number
+from milligan_widget.engine.errors import MilliganError
+from milligan_widget.engine.errors import shown as _shown
+from milligan_widget.studies.difficulty import DIFFICULTIES
 
 MAX_SEED = 10**20 - 1
 REQUEST_TYPES = (

@@ -1,9 +1,9 @@
 """The widget's part in the statistics: each game's clock and counters, and when it counts.
 
-A game counts once (:mod:`milligan_widget.stats`): when it ends, won or lost, or when the
+A game counts once (:mod:`milligan_widget.studies.stats`): when it ends, won or lost, or when the
 player leaves it in progress for a new game (abandoned). A game that Undo brings back after
 it was left is not counted a second time. Statistics never stop play: a game is written in
-the background (:meth:`~milligan_widget.stats.Stats.record_later`: a file locked by another
+the background (:meth:`~milligan_widget.studies.stats.Stats.record_later`: a file locked by another
 program delays no move), and when it cannot be written, the widget says why once and plays
 on; the game waits in memory, counted, and is tried again until it is written (a while
 later, with the next game, when the widget closes, at exit; kept for the next session if
@@ -11,7 +11,7 @@ it still cannot be).
 
 >>> import tempfile
 >>> from milligan_widget import Game
->>> from milligan_widget.stats import Stats
+>>> from milligan_widget.studies.stats import Stats
 >>> folder = tempfile.TemporaryDirectory()
 >>> keeper = Scorekeeper(Stats(folder.name))
 >>> game, card = Game.new(8), Scorecard()
@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from milligan_widget import Game
-from milligan_widget.stats import GameRecord, Stats
+from milligan_widget.engine import Game
+from milligan_widget.studies.stats import GameRecord, Stats
 
 
 def _now() -> datetime:

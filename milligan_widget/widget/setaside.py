@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from milligan_widget import Game
+from milligan_widget.engine import Game
 from milligan_widget.widget.assistant.winning_line import WinningLine
 from milligan_widget.widget.scores import Scorecard
 from milligan_widget.widget.words import moves as _moves

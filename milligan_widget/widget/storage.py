@@ -6,7 +6,7 @@ their deal, rules, moves and date, and opens one by name. The list and the summa
 the browser; the deck never does (a save names its deal, and its cards stay in Python).
 
 :class:`Autosave` keeps the game in progress under the user's data folder, after every
-move, atomically (:func:`milligan_widget.savefile.write_atomic`): a kernel restart or a
+move, atomically (:func:`milligan_widget.engine.savefile.write_atomic`): a kernel restart or a
 re-run cell loses nothing, and the next widget on the same key offers to resume it.
 
 >>> import tempfile
@@ -41,8 +41,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from milligan_widget import Game, SaveFileError
-from milligan_widget.savefile import (
+from milligan_widget.engine import Game, SaveFileError
+from milligan_widget.engine.savefile import (
     MAX_SAVE_BYTES,
     from_document,
     parse,
@@ -271,7 +271,7 @@ def _take_name(temporary: Path, path: Path, data: bytes) -> bool:
 def _load_inside(folder: Path, path: Path) -> Game:
     """The game saved at ``path``, a file inside ``folder`` (a link may lead to one): a link
     out of the folder is refused, and so is a pipe, device or folder named ``*.json``
-    (:func:`~milligan_widget.savefile.read_text`)."""
+    (:func:`~milligan_widget.engine.savefile.read_text`)."""
     real = path.resolve()
     if not real.is_relative_to(folder.resolve()):
         raise FileRefused(
@@ -411,11 +411,12 @@ def envelope(game: Game, peek: bool) -> str:
 def open_envelope(path: Path) -> tuple[Game, bool]:
     """The game kept in ``path`` and its ``peek``; a plain saved game (an auto-save from
     before the envelope) has peek off. SaveFileError if it cannot be read, whatever the file
-    holds (:func:`~milligan_widget.savefile.read_text`, :func:`~milligan_widget.savefile.parse`:
-    bounded in size and depth, and never a wait on a pipe)."""
+    holds (read as every save is, :func:`~milligan_widget.engine.savefile.read_text` and
+    :func:`~milligan_widget.engine.savefile.parse`: bounded in size and depth, and never a
+    wait on a pipe)."""
     document = parse(read_text(path, ENVELOPE_BYTES), ENVELOPE_BYTES)
     if not isinstance(document, dict) or document.get("format") != AUTOSAVE_FORMAT:
-        return from_document(document), False  # says why in the saved game's words
+        return from_document(document, Game), False  # says why in the saved game's words
     peek = document.get("peek")
     if (
         document.get("version") != 1
@@ -423,7 +424,7 @@ def open_envelope(path: Path) -> tuple[Game, bool]:
         or set(document) != {"format", "version", "peek", "game"}
     ):
         raise SaveFileError("the auto-save's envelope is not one this version reads")
-    return from_document(document["game"]), peek
+    return from_document(document["game"], Game), peek
 
 
 Tell = Callable[[str], None]  # says something to the player, in the status line

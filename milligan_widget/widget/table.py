@@ -28,9 +28,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from milligan_widget import PRESETS, Game, IllegalMoveError, Move, Rules
-from milligan_widget.lessons import Feedback, LessonRun
-from milligan_widget.stats import Stats, default_folder
+from milligan_widget.engine import PRESETS, Game, IllegalMoveError, Move, Rules
+from milligan_widget.studies.stats import Stats, default_folder
+from milligan_widget.teaching.lessons import Feedback, LessonRun
 from milligan_widget.widget import modes
 from milligan_widget.widget import view as views
 from milligan_widget.widget.assistant import HINT_TIME, Assistant

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from milligan_widget import Game, Move
-from milligan_widget.lessons import Feedback, Lesson, LessonRun
+from milligan_widget.engine import Game, Move
+from milligan_widget.teaching.lessons import Feedback, Lesson, LessonRun
 from milligan_widget.widget import modes, requests
 from milligan_widget.widget import view as views
 from milligan_widget.widget.assistant.review import (

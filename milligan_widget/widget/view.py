@@ -25,10 +25,10 @@ import math
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from milligan_widget import difficulty as difficulties
+from milligan_widget.studies import difficulty as difficulties
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from milligan_widget import Card, Game, Move, Rules
+    from milligan_widget.engine import Card, Game, Move, Rules
 
 View = dict[str, Any]
 
@@ -264,7 +264,7 @@ ASKED_FOR = "difficulty"
 
 def deal_about(game: Game, peek: bool) -> dict[str, Any] | None:
     """What the status bar says of the deal on show, from the shipped table of deals
-    (:mod:`milligan_widget.difficulty`), or None for a deal the table does not hold.
+    (:mod:`milligan_widget.studies.difficulty`), or None for a deal the table does not hold.
 
     ``chance`` and ``difficulty`` come from the honest chance at the opening (the share of
     stocks sampled from what the player sees that the solver won): fair to show to anyone,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from milligan_widget import Game
+    from milligan_widget.engine import Game
 
 
 def sentence(text: str) -> str:

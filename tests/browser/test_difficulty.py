@@ -33,7 +33,7 @@ def _new_game(nb: Notebook) -> int:
 
 def test_choosing_hard_deals_a_hard_deal_and_says_so(notebook: Notebook) -> None:
     nb = notebook
-    nb.kernel.run("from milligan_widget.difficulty import difficulty_of")
+    nb.kernel.run("from milligan_widget.studies.difficulty import difficulty_of")
     fresh_game(nb, seed=27)  # deal 27 is in the shipped table (classic deals 1..1000)
     about = nb.widget.locator('[data-role="deal-about"]')
     expect(about).to_have_text("Medium · 69% of sampled stocks won")  # fair play: no verdict

@@ -161,7 +161,7 @@ def test_winning_is_a_moment_that_does_not_move_the_board(notebook: Notebook) ->
 
 
 TALL = (
-    "from milligan_widget.lessons import stage\n"
+    "from milligan_widget.teaching.lessons import stage\n"
     "widget.game = stage({1: 'KS QH JC 10D 9S 8H 7C 6D 5S 4H 3C 2D KH QC JD 10S 9H 8C 7D 6S"
     " 5H 4C 3D 2S AH', 2: 'QS QD JS'})"
 )

@@ -94,7 +94,8 @@ def play(seed: int, line: str) -> dict:
 
 def solve(seed: int, seconds: float) -> dict:
     """Solve deal ``seed``, then replay the solver's moves on a fresh deal."""
-    from milligan_widget import Game, solver
+    from milligan_widget import Game
+    from milligan_widget.search import solver
 
     result = solver.solve(Game.new(seed), time_limit=seconds)
     replay = Game.new(seed)

@@ -93,7 +93,7 @@ class LineSolver:
     history (``solver.hint`` asks it too)."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch, line=(), start=()) -> None:
-        from milligan_widget import solver
+        from milligan_widget.search import solver
 
         self.line, self.start = tuple(line), tuple(start)
         self.calls: list[tuple[str, ...]] = []
@@ -117,8 +117,8 @@ def _move(source: str, target: str, count: int = 1) -> dict[str, Any]:
 
 
 def _lesson_widget(start: int = 0) -> tuple[MilliganWidget, Browser]:
-    from milligan_widget.lessons import LessonRun
-    from milligan_widget.tutorial import learn_the_rules
+    from milligan_widget.teaching.lessons import LessonRun
+    from milligan_widget.teaching.tutorial import learn_the_rules
 
     widget = MilliganWidget(seed=3, lesson=LessonRun(learn_the_rules(), start))
     return widget, Browser(widget)

@@ -41,7 +41,7 @@ class SlowSolver:
     def __init__(self, monkeypatch: pytest.MonkeyPatch, status: str = "winnable") -> None:
         import threading
 
-        from milligan_widget import solver
+        from milligan_widget.search import solver
 
         self.status = status
         self.calls: list[Game] = []
@@ -61,7 +61,7 @@ class SlowSolver:
 
 
 def test_solver_hints_are_legal_and_keep_deal_8_winnable() -> None:
-    from milligan_widget.solver import solve
+    from milligan_widget.search.solver import solve
 
     widget = MilliganWidget(peek=True, seed=8)
     assert widget.hint_time == 2.0
@@ -83,7 +83,7 @@ def test_solver_hints_are_legal_and_keep_deal_8_winnable() -> None:
 
 
 def test_a_hint_that_finds_no_win_says_heuristic(monkeypatch) -> None:
-    from milligan_widget import solver
+    from milligan_widget.search import solver
 
     monkeypatch.setattr(solver, "solve", lambda game, **limits: solver.SolveResult("unknown"))
     widget = MilliganWidget(peek=True, seed=2)
@@ -148,7 +148,9 @@ def test_the_indicator_on_deal_8_says_winnable() -> None:
     assert widget.analysis == shown(
         "winnable", f"the solver, which knows the stock, found a win in {moves} moves"
     )
-    widget.start_lesson(__import__("milligan_widget.tutorial").tutorial.learn_the_rules())
+    from milligan_widget.teaching import learn_the_rules
+
+    widget.start_lesson(learn_the_rules())
     assert widget.analysis["state"] is None  # nothing to check in a lesson
 
 
@@ -208,8 +210,8 @@ def test_stop_stops_the_solution(monkeypatch) -> None:
 
 
 def test_the_solution_refuses_in_a_lesson_and_says_when_there_is_no_win(monkeypatch) -> None:
-    from milligan_widget import solver
-    from milligan_widget.tutorial import learn_the_rules
+    from milligan_widget.search import solver
+    from milligan_widget.teaching.tutorial import learn_the_rules
 
     widget = MilliganWidget(peek=True, seed=4, lesson=learn_the_rules())
     browser = Browser(widget)
@@ -260,7 +262,7 @@ class StoppableSolver:
         import threading
         import time
 
-        from milligan_widget import solver
+        from milligan_widget.search import solver
 
         self.status, self.obey = status, True
         self.calls: list[tuple[str, ...]] = []
@@ -292,7 +294,7 @@ class StoppableSolver:
 
 
 def test_a_win_the_indicator_finds_answers_hints_from_memory(monkeypatch) -> None:
-    from milligan_widget import solver
+    from milligan_widget.search import solver
 
     found: list[solver.SolveResult] = []
     real_solve = solver.solve
@@ -370,7 +372,7 @@ def test_a_win_a_hint_finds_serves_the_indicator_and_the_solution(monkeypatch) -
 def test_a_win_a_hint_finds_ends_the_indicators_check_at_once(monkeypatch) -> None:
     import threading
 
-    from milligan_widget import solver
+    from milligan_widget.search import solver
 
     widget = MilliganWidget(peek=True, seed=8, winnable_time=7)
     line = _some_line(widget.game)
@@ -416,7 +418,7 @@ def test_a_new_game_or_mode_forgets_the_win(monkeypatch, replace) -> None:
 
 
 def _tutorial() -> Any:
-    from milligan_widget.tutorial import learn_the_rules
+    from milligan_widget.teaching.tutorial import learn_the_rules
 
     return learn_the_rules()
 
@@ -496,7 +498,7 @@ def test_a_solution_stopped_while_the_solver_searches_stops_the_solver(
 
 # ------------------------------------------------------------------ the verdict says why
 def test_the_verdict_says_why_for_a_loss_without_a_trapped_card(monkeypatch) -> None:
-    from milligan_widget import solver
+    from milligan_widget.search import solver
 
     monkeypatch.setattr(solver, "solve", lambda game, **limits: solver.SolveResult("unwinnable"))
     widget = MilliganWidget(peek=True, seed=5, check_winnable=True)
@@ -537,7 +539,7 @@ class ThinkingSolver:
                  progress=((1_000, 0.2), (2_000, 0.6), (130_000, 12.4))) -> None:  # fmt: skip
         import threading
 
-        from milligan_widget import solver
+        from milligan_widget.search import solver
 
         self.status, self.steps = status, progress
         self.calls: list[tuple[tuple[str, ...], float]] = []
@@ -569,7 +571,7 @@ class ThinkingSolver:
 
 def _undecided_widget(monkeypatch) -> MilliganWidget:
     """A widget whose hint fell back on the heuristic: the solver found no answer."""
-    from milligan_widget import solver
+    from milligan_widget.search import solver
 
     monkeypatch.setattr(solver, "solve", lambda game, **limits: solver.SolveResult("unknown"))
     widget = MilliganWidget(peek=True, seed=8)

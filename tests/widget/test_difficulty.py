@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from milligan_widget import PRESETS, Game, Rules
-from milligan_widget.difficulty import (
+from milligan_widget.studies.difficulty import (
     DIFFICULTIES,
     choices,
     deal_info,

@@ -16,7 +16,8 @@ from unittest import mock
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from milligan_widget import Game, solver
+from milligan_widget import Game
+from milligan_widget.search import solver
 from milligan_widget.widget import MilliganWidget
 from tests.widget.simulate import Browser, _lesson_widget, snapshot
 

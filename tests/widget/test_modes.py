@@ -96,8 +96,8 @@ def test_requests_that_make_no_sense_in_a_lesson_are_refused(request_) -> None:
 
 
 def test_lesson_hint_undo_restart_previous_and_close() -> None:
-    from milligan_widget.lessons import LessonRun
-    from milligan_widget.tutorial import learn_the_rules
+    from milligan_widget.teaching.lessons import LessonRun
+    from milligan_widget.teaching.tutorial import learn_the_rules
 
     widget = MilliganWidget(seed=3)
     game_before = widget.game
@@ -121,7 +121,7 @@ def test_lesson_hint_undo_restart_previous_and_close() -> None:
 
 
 def test_a_step_in_another_variant_resends_the_rules() -> None:
-    from milligan_widget.tutorial import variants_tour
+    from milligan_widget.teaching.tutorial import variants_tour
 
     widget = MilliganWidget(seed=3)
     browser = Browser(widget)

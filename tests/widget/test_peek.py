@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from milligan_widget.stats import Stats
+from milligan_widget.studies.stats import Stats
 from milligan_widget.widget import MilliganWidget
 from milligan_widget.widget.assistant import HonestBudget
 from tests.widget.simulate import Browser

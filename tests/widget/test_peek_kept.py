@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from milligan_widget import Game
-from milligan_widget.stats import Stats
+from milligan_widget.studies.stats import Stats
 from milligan_widget.widget import MilliganWidget
 from milligan_widget.widget.storage import AUTOSAVE_FORMAT, Autosave
 

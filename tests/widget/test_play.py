@@ -373,7 +373,7 @@ def test_the_theme_setting_takes_three_values() -> None:
 
 
 def test_a_click_on_a_lessons_progress_goes_to_that_step() -> None:
-    from milligan_widget.tutorial import learn_the_rules
+    from milligan_widget.teaching.tutorial import learn_the_rules
 
     widget = MilliganWidget(lesson=learn_the_rules())
     browser = Browser(widget)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from milligan_widget import Move
-from milligan_widget.stats import Stats
+from milligan_widget.studies.stats import Stats
 from milligan_widget.widget import MilliganWidget
 from tests.lines import WIN_8
 from tests.widget.simulate import Browser

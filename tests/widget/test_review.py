@@ -14,7 +14,7 @@ import pytest
 
 from milligan_widget import Game, strategy
 from milligan_widget.analysis import Chance
-from milligan_widget.solver import SolveResult
+from milligan_widget.search.solver import SolveResult
 from milligan_widget.widget import MilliganWidget
 from milligan_widget.widget.assistant import review as review_job
 from tests.widget.simulate import Browser, _lesson_widget

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from milligan_widget import Game
-from milligan_widget.stats import Stats
+from milligan_widget.studies.stats import Stats
 from milligan_widget.widget import MilliganWidget
 from tests.widget.simulate import Browser
 

@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from milligan_widget import Game, Rules, RulesError, SaveFileError, solver
-from milligan_widget.moves import Move
-from milligan_widget.rules import MAX_NAME
-from milligan_widget.stats import Stats
+from milligan_widget import Game, Move, Rules, RulesError, SaveFileError
+from milligan_widget.engine.rules import MAX_NAME
+from milligan_widget.search import solver
+from milligan_widget.studies.stats import Stats
 from milligan_widget.widget import MilliganWidget, requests, storage
 from tests.lines import WIN_8
 from tests.widget.simulate import Browser, LineSolver, snapshot
@@ -386,9 +386,9 @@ def test_a_deal_number_takes_the_digits_0_to_9_only(typed: str) -> None:
 
 
 def test_python_that_reads_deal_or_move_text_takes_ascii_digits_only(tmp_path: Path) -> None:
-    from milligan_widget.deals import deal_number
-    from milligan_widget.errors import MilliganError
-    from milligan_widget.stats import StatsError, read_csv
+    from milligan_widget.engine.deals import deal_number
+    from milligan_widget.engine.errors import MilliganError
+    from milligan_widget.studies.stats import GameRecord, StatsError, read_csv
 
     assert deal_number(" 27 ") == 27
     for text in ("٣", "０７", "²", "0", "", "1" * 21):
@@ -399,8 +399,6 @@ def test_python_that_reads_deal_or_move_text_takes_ascii_digits_only(tmp_path: P
     store = Stats(tmp_path)
     game = Game.new(3)
     game.deal()
-    from milligan_widget.stats import GameRecord
-
     store.record(GameRecord.from_game(game, seconds=1))
     store.export_csv(tmp_path / "games.csv")
     text = (tmp_path / "games.csv").read_text(encoding="utf-8")

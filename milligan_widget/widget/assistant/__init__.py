@@ -31,8 +31,9 @@ import functools
 import time
 from typing import Any
 
-from milligan_widget import Game, Move, solver
-from milligan_widget.deadlock import explain
+from milligan_widget.engine import Game, Move
+from milligan_widget.engine.deadlock import explain
+from milligan_widget.search import solver
 from milligan_widget.widget.assistant.hints import HINT_TIME, Hints
 from milligan_widget.widget.assistant.honesty import HonestBudget
 from milligan_widget.widget.assistant.indicator import WINNABLE_TIME, Indicator

@@ -20,7 +20,11 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from milligan_widget import Game, Move, analysis, solver, strategy
+from milligan_widget import analysis
+from milligan_widget.analysis import advice
+from milligan_widget.engine import Game, Move
+from milligan_widget.search.greedy import greedy_hint
+from milligan_widget.search.solver import UNKNOWN
 from milligan_widget.widget.assistant.honesty import HonestBudget, peeking
 from milligan_widget.widget.assistant.jobs import Job, Key, Workers, answer, check_seconds
 from milligan_widget.widget.assistant.winning_line import WinningLine
@@ -73,7 +77,7 @@ class Hints:
 
     def _heuristic(self) -> tuple[Move, str] | None:
         game = self.host.game()
-        found = strategy.hint(game)
+        found = greedy_hint(game)
         if found is None:
             self.host.publish(message="No useful move is left.", kind="hint")
             return None
@@ -96,7 +100,7 @@ class Hints:
         job = Job(position, game, "hint", self.seconds)
         if rest is not None:
             self.job = None
-            job.result = solver.Hint.on_line(rest)
+            job.result = advice.Hint.on_line(rest)
             self._show(job.result)
             return job
         self.job = job
@@ -114,8 +118,8 @@ class Hints:
         self.job = None
         return True
 
-    def _solve(self, job: Job, game: Game) -> solver.Hint | None:
-        """:func:`solver.hint` for ``job``, or with peek off the honest hint (``job.stop``
+    def _solve(self, job: Job, game: Game) -> advice.Hint | None:
+        """:func:`advice.hint` for ``job``, or with peek off the honest hint (``job.stop``
         cancels either); a win is remembered."""
         found = self._peeking(job, game) if self.peek else self._honest(job, game)
         if found is not None and found.line:
@@ -123,10 +127,10 @@ class Hints:
         return found
 
     @staticmethod
-    def _peeking(job: Job, game: Game) -> solver.Hint | None:
-        return solver.hint(game, time_limit=job.seconds, stop=job.stop.is_set)
+    def _peeking(job: Job, game: Game) -> advice.Hint | None:
+        return advice.hint(game, time_limit=job.seconds, stop=job.stop.is_set)
 
-    def _honest(self, job: Job, game: Game) -> solver.Hint | None:
+    def _honest(self, job: Job, game: Game) -> advice.Hint | None:
         """The honest hint: it reads only what the player sees (its samples stand in for
         the rest)."""
         if game.status != "playing":
@@ -137,11 +141,11 @@ class Hints:
 
     def _done(self, job: Job) -> None:
         found = job.result
-        if found is not None and found.status == solver.UNKNOWN and found.source != "honest":
+        if found is not None and found.status == UNKNOWN and found.source != "honest":
             self.undecided = job.position  # Think longer is offered here
         self._show(found)
 
-    def _show(self, found: solver.Hint | None) -> None:
+    def _show(self, found: advice.Hint | None) -> None:
         if found is None:
             self.host.publish(message="No useful move is left.", kind="hint")
             return
@@ -162,11 +166,11 @@ class Hints:
             self.job = None
 
 
-def reason_words(found: solver.Hint) -> str:
+def reason_words(found: advice.Hint) -> str:
     """Why the hint, saying what it looked at: only what the player sees (honest), or the
     hidden cards too (the solver's).
 
-    >>> reason_words(solver.Hint(Move.deal(), "dealing now keeps 9 of 16", "honest", "unknown"))
+    >>> reason_words(advice.Hint(Move.deal(), "dealing now keeps 9 of 16", "honest", "unknown"))
     'looking only at what you can see, dealing now keeps 9 of 16'
     """
     if found.source == "honest":

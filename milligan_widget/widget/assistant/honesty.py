@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from milligan_widget.errors import shown
+from milligan_widget.engine.errors import shown
 
 KNOWS = "the solver, which knows the stock,"
 

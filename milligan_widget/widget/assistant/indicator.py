@@ -22,7 +22,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from milligan_widget import Game, analysis, solver
+from milligan_widget import analysis
+from milligan_widget.engine import Game
+from milligan_widget.search import solver
 from milligan_widget.widget.assistant.honesty import HonestBudget
 from milligan_widget.widget.assistant.jobs import Job, Key, Workers, check_seconds, verdict_words
 from milligan_widget.widget.lock import WidgetLock

@@ -24,8 +24,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from milligan_widget import Game, Move, solver
-from milligan_widget.deadlock import explain
+from milligan_widget.engine import Game, Move
+from milligan_widget.engine.deadlock import explain
+from milligan_widget.search import solver
 from milligan_widget.widget.assistant.honesty import peeking
 from milligan_widget.widget.lock import WidgetLock
 from milligan_widget.widget.words import moves as _moves

@@ -30,9 +30,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from milligan_widget import Game, analysis, savefile, solver
+from milligan_widget import analysis
 from milligan_widget.analysis.chart import point_words
-from milligan_widget.analysis.report import mistake_words, turning_point_words
+from milligan_widget.analysis.words import mistake_words, turning_point_words
+from milligan_widget.engine import Game, savefile
+from milligan_widget.search import solver
 from milligan_widget.widget.assistant.jobs import Host, Workers
 from milligan_widget.widget.lock import locked
 
@@ -107,7 +109,7 @@ def review_source(value: Any) -> Game:
     """The game to review in ``value`` (a Game, its saved JSON text or a path to a save),
     refused up front (before its moves are replayed) when it is longer than
     :data:`MAX_REVIEW_MOVES`; a ValueError (or TypeError) in a player's words otherwise. A
-    file is read as every save is (:func:`milligan_widget.savefile.read_text`: bounded,
+    file is read as every save is (:func:`milligan_widget.engine.savefile.read_text`: bounded,
     never a wait on a pipe), and parsed once."""
     if isinstance(value, Game):
         return check_review_game(value)
@@ -117,7 +119,7 @@ def review_source(value: Any) -> Game:
         moves = document.get("moves") if isinstance(document, dict) else None
         if isinstance(moves, list) and len(moves) > MAX_REVIEW_MOVES:
             raise ValueError(_too_long(len(moves)))  # no move replayed
-        return check_review_game(savefile.from_document(document))
+        return check_review_game(savefile.from_document(document, Game))
     raise TypeError(f"review takes a Game, its saved JSON text or a path to it, not {value!r:.40}")
 
 

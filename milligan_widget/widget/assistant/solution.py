@@ -22,7 +22,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from milligan_widget import Game, IllegalMoveError, Move, solver
+from milligan_widget.engine import Game, IllegalMoveError, Move
+from milligan_widget.search import solver
 from milligan_widget.widget.assistant.honesty import KNOWS
 from milligan_widget.widget.assistant.jobs import Job, Key, Workers
 from milligan_widget.widget.lock import locked

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from milligan_widget import Game, IllegalMoveError, Move
+from milligan_widget.engine import Game, IllegalMoveError, Move
 from milligan_widget.widget.assistant.jobs import Key
 
 

@@ -9,7 +9,7 @@ the arrow keys) in plain inline JavaScript, with no server, no CDN and no reques
 >>> page.startswith("<!DOCTYPE html>"), "Deal a row of 8 cards" in page
 (True, True)
 
-Every position along the line of play is drawn by :func:`~milligan_widget.render.html_layout`
+Every position along the line of play is drawn by :func:`~milligan_widget.engine.render.html_layout`
 (the notebook's static picture). The pictures share most of their markup, so the page keeps
 each distinct piece of it once and every position as a list of pieces: the first 200 moves of
 the solver's win of deal 7 make a page of 128 kB (11 kB gzipped), where the 201 pictures side
@@ -33,6 +33,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from .render import html_layout
+from .version import __version__
 
 if TYPE_CHECKING:
     from .game import Game
@@ -250,8 +251,6 @@ def _page(
     plies: list[list[int]],
     extra_html: str | None = None,
 ) -> str:
-    from . import __version__
-
     script_hash = base64.b64encode(hashlib.sha256(_SCRIPT.encode("utf-8")).digest()).decode()
     policy = (
         "default-src 'none'; style-src 'unsafe-inline'; img-src data:; "

@@ -2,9 +2,9 @@
 
     milligan-study --rules classic --deals 1..1000 --time-limit 10 --workers 2
 
-(or ``python -m milligan_widget.study ...``). Each deal is solved in a worker (local processes
-by default; a Dask cluster with ``--scheduler tcp://host:8786`` when ``dask[distributed]`` is
-installed, and milligan-widget on every Dask worker too). Results are
+(or ``python -m milligan_widget.studies.study ...``). Each deal is solved in a worker (local
+processes by default; a Dask cluster with ``--scheduler tcp://host:8786`` when
+``dask[distributed]`` is installed, and milligan-widget on every Dask worker too). Results are
 appended to a CSV file as they arrive, so an interrupted study resumes where it stopped,
 and a summary gives the share of winnable, unwinnable and unknown deals with 95% intervals.
 
@@ -34,12 +34,12 @@ from pathlib import Path
 from types import FrameType
 from typing import TypedDict
 
-from .deals import MAX_DEAL
-from .game import Game
-from .interval import wilson
-from .rules import PRESETS
-from .savefile import write_atomic
-from .solver import UNKNOWN, UNWINNABLE, WINNABLE, solve
+from milligan_widget.engine.deals import MAX_DEAL
+from milligan_widget.engine.game import Game
+from milligan_widget.engine.interval import wilson
+from milligan_widget.engine.rules import PRESETS
+from milligan_widget.engine.savefile import write_atomic
+from milligan_widget.search.solver import UNKNOWN, UNWINNABLE, WINNABLE, solve
 
 FIELDS = ("rules", "deal", "status", "seconds", "nodes", "moves", "greedy_won")
 HEADER = ",".join(FIELDS) + "\n"
@@ -84,7 +84,7 @@ Record = dict[str, str]
 
 def solve_deal(rules: str, deal: int, time_limit: float) -> SolvedRow:
     """One row of a study: the solver's verdict on a deal, and whether greedy play wins it."""
-    from .strategy import greedy, play_game
+    from milligan_widget.strategy import greedy, play_game
 
     result = solve(Game.new(deal, rules), time_limit=time_limit)
     greedy_game = play_game(Game.new(deal, rules), greedy)
@@ -128,7 +128,7 @@ class Player:
 
 def play_deal(rules: str, deal: int, player: Player) -> PlayedRow:
     """One row of a player's study: how its game of ``deal`` went and its seconds."""
-    from .strategy import greedy, honest, play_game
+    from milligan_widget.strategy import greedy, honest, play_game
 
     strategy = (
         greedy
@@ -527,14 +527,14 @@ worker threads. Each Dask worker imports milligan_widget to solve a deal, so ins
 package, the same version as here, in every worker's environment (pip install
 milligan-widget), not only where this command runs.
 
-python -m milligan_widget.study takes the same options.
+python -m milligan_widget.studies.study takes the same options.
 """
 
 
 def _parser() -> argparse.ArgumentParser:
     name = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else ""
     parser = argparse.ArgumentParser(
-        prog="milligan-study" if name == "milligan-study" else "python -m milligan_widget.study",
+        prog=name if name == "milligan-study" else "python -m milligan_widget.studies.study",
         description=__doc__.splitlines()[0],
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -601,7 +601,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """The command line (``milligan-study``, or ``python -m milligan_widget.study``): run a
+    """The command line (``milligan-study``, or ``python -m milligan_widget.studies.study``): run a
     study and print its summary; the exit status is 0, or 128 + the signal that stopped it.
     ``argv`` defaults to the command line's arguments. For example::
 

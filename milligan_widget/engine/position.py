@@ -1,7 +1,7 @@
 """A position and the rules of play: legal moves, checking a move, doing and undoing it.
 
-:class:`Position` is the fast core that :class:`~milligan_widget.game.Game` (and a solver)
-builds on. Cards are small integers (see :mod:`milligan_widget.cards`); each column keeps the
+:class:`Position` is the fast core that :class:`~milligan_widget.engine.game.Game` (and a solver)
+builds on. Cards are small integers (see :mod:`milligan_widget.engine.cards`); each column keeps the
 length of the movable run at its end; a move is checked once and turned into an *action
 record*, a tuple with all it takes to do and undo it, so undo reverses the action instead of
 restoring a snapshot.
@@ -176,7 +176,7 @@ class Position:
 
     # ------------------------------------------------------------------ the engine interface
     # What the package's other modules (render, savefile, strategy, deadlock, a solver) read
-    # and do: the piles as card codes (see milligan_widget.cards: rank * 4 + suit), copied so
+    # and do: the piles as card codes (see milligan_widget.engine.cards: rank * 4 + suit), copied so
     # that nothing outside changes a position behind its back, and actions, the resolved
     # form of a move, to try a move and take it back without touching a game's history.
 
@@ -328,7 +328,7 @@ class Position:
         without a game's history; return (move, action) for each, to undo them with
         :meth:`unapply_action`, last first.
 
-        >>> from milligan_widget.lessons import stage
+        >>> from milligan_widget.teaching.lessons import stage
         >>> game = stage({1: "AC", 2: "AC 2C"}, rules="millie")  # 2♣ waits for the other A♣
         >>> [str(move) for move, _ in game.apply_safe_home_moves()]
         ['1>f']

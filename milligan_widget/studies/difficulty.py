@@ -33,7 +33,7 @@ import random
 from dataclasses import dataclass
 from importlib.resources import files
 
-from .rules import Rules
+from milligan_widget.engine.rules import Rules
 
 DIFFICULTIES = ("any", "winnable", "easy", "medium", "hard")
 #: per preset, (low, high): the terciles of the honest opening chance of its solver-won deals

@@ -17,11 +17,11 @@ The rule options added with them (``deal``, ``moves``) are written only when the
 their defaults, so older saves load, and a classic game saves as it always did.
 
 A game may carry ``"meta"``: a few named values that whoever saved it keeps beside the game
-(:attr:`Game.meta <milligan_widget.game.Game.meta>`; the widget writes ``{"peek": true}`` for a
-game played peeking). The engine gives them no meaning: it checks their shape
-(:func:`check_meta`), keeps them with the game and writes them back. ``"meta"`` is written only
-when there is some, so a game without any saves byte for byte as before, and a save from before
-loads as it did.
+(:attr:`Game.meta <milligan_widget.engine.game.Game.meta>`; the widget writes
+``{"peek": true}`` for a game played peeking). The engine gives them no meaning: it checks
+their shape (:func:`check_meta`), keeps them with the game and writes them back. ``"meta"``
+is written only when there is some, so a game without any saves byte for byte as before, and
+a save from before loads as it did.
 
 Loading replays every move through the rules and refuses the whole file with a
 :class:`SaveFileError` that names the problem in a player's words, whatever is wrong with it.
@@ -30,7 +30,8 @@ Limits (a file past one is refused before it is read in full):
 
 * :data:`MAX_SAVE_BYTES`: a saved game is at most 5,000,000 bytes of UTF-8 text;
 * :data:`MAX_MOVES`: it holds at most 20,000 moves (a whole game takes a few hundred);
-* :data:`MAX_COMMENT` (in :mod:`milligan_widget.game`): a comment is at most 2,000 characters;
+* :data:`MAX_COMMENT` (in :mod:`~milligan_widget.engine.game`): a comment is at most 2,000
+  characters;
 * :data:`MAX_DIGITS`: a number in the file has at most 25 digits (a deal number has 20).
 
 :func:`write_atomic` writes a file so that an interrupted save (a full disk, a kill) never
@@ -171,7 +172,7 @@ def read_text(
     >>> read_text("/dev/null")
     Traceback (most recent call last):
     ...
-    milligan_widget.errors.SaveFileError: not a saved game: it is a device, not a file
+    milligan_widget.engine.errors.SaveFileError: not a saved game: it is a device, not a file
     """
     name = Path(path).name
     fd = os.open(path, os.O_RDONLY | _NONBLOCK | (0 if follow else _NOFOLLOW))
@@ -204,14 +205,16 @@ def _kind(mode: int) -> str:
     return "a device"
 
 
-def load(path: str | os.PathLike[str]) -> Game:
+def load(path: str | os.PathLike[str], game_type: type[Game]) -> Game:
     """The game saved in the file at ``path`` (see :func:`read_text` and :func:`loads`)."""
-    return loads(read_text(path))
+    return loads(read_text(path), game_type)
 
 
-def loads(text: str | bytes) -> Game:
-    """The game saved in ``text``; :class:`SaveFileError` says what is wrong otherwise."""
-    return from_document(parse(text))
+def loads(text: str | bytes, game_type: type[Game]) -> Game:
+    """The game saved in ``text``, made by ``game_type``; :class:`SaveFileError` says what is
+    wrong otherwise. (:class:`Game` calls this module and hands itself in: the format knows
+    the game only as a type.)"""
+    return from_document(parse(text), game_type)
 
 
 def parse(text: str | bytes, limit: int = MAX_SAVE_BYTES) -> Any:
@@ -225,7 +228,7 @@ def parse(text: str | bytes, limit: int = MAX_SAVE_BYTES) -> Any:
     >>> parse("[" * 40 + "]" * 40)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    milligan_widget.errors.SaveFileError: not a saved game: its lists or objects are nested ...
+    milligan_widget.engine.errors.SaveFileError: not a saved game: its lists or objects are ...
     """
     if not isinstance(text, (str, bytes, bytearray)):
         raise SaveFileError("a saved game is text (JSON), not " + type(text).__name__)
@@ -300,7 +303,7 @@ def _parse_constant(name: str) -> float:
     raise SaveFileError(f"not a saved game: {name} is not a value a saved game holds")
 
 
-def from_document(document: Any) -> Game:
+def from_document(document: Any, game_type: type[Game]) -> Game:
     """The game a parsed document describes (see the module docstring), or SaveFileError."""
     _check_header(document)
     rules = _read(lambda: Rules.from_dict(_field(document, "rules", dict)), "rules")
@@ -310,7 +313,7 @@ def from_document(document: Any) -> Game:
             f"the saved game has {len(moves):,} moves: at most {MAX_MOVES:,} are read"
         )
     meta = check_meta(document.get("meta", {}), SaveFileError)
-    game = _start(document, rules)
+    game = _start(document, rules, game_type)
     for ply, entry in enumerate(moves, start=1):
         _replay_entry(game, ply, entry)
     for name, value in meta.items():
@@ -329,7 +332,7 @@ def check_meta(meta: Any, error: type[MilliganError] = MilliganError) -> dict[st
     >>> check_meta({"peek": [1]})
     Traceback (most recent call last):
     ...
-    milligan_widget.errors.MilliganError: the saved game's meta 'peek' is not a small value ...
+    milligan_widget.engine.errors.MilliganError: the saved game's meta 'peek' is not ...
     """
     if not isinstance(meta, dict):
         raise error("the saved game's meta must be a set of named values, like {\"peek\": true}")
@@ -372,10 +375,8 @@ def _check_header(document: Any) -> None:
         raise SaveFileError(f"the saved game has unknown entries: {_names(unknown)}")
 
 
-def _start(document: dict[str, Any], rules: Rules) -> Game:
+def _start(document: dict[str, Any], rules: Rules, game_type: type[Game]) -> Game:
     """The game at its deal: from its layout, its deck (checked against its seed) or its seed."""
-    from .game import Game
-
     seed = _read(lambda: _seed(document.get("seed")), "seed")
     if "layout" in document:
         if "deck" in document:
@@ -386,18 +387,18 @@ def _start(document: dict[str, Any], rules: Rules) -> Game:
                 f"but it gives seed {seed}"
             )
         layout = _layout(_field(document, "layout", dict))
-        return _read(lambda: Game.from_layout(**layout, rules=rules), "layout")
+        return _read(lambda: game_type.from_layout(**layout, rules=rules), "layout")
     if "deck" not in document:
         if seed is None:
             raise SaveFileError("the saved game has no deck, no layout and no seed (deal number)")
-        return _read(lambda: Game.new(seed, rules), "seed")
+        return _read(lambda: game_type.new(seed, rules), "seed")
     deck = _field(document, "deck", list)
     if not all(isinstance(c, str) for c in deck):
         raise SaveFileError("the saved game's deck must list cards as text, like '10H'")
-    game = _read(lambda: Game.from_deck(deck, rules), "deck")
+    game = _read(lambda: game_type.from_deck(deck, rules), "deck")
     if seed is None:
         return game
-    dealt = _read(lambda: Game.new(seed, rules), "seed")
+    dealt = _read(lambda: game_type.new(seed, rules), "seed")
     if dealt.deck != game.deck:
         raise SaveFileError(
             f"the saved game's deck is not the one deal {seed} deals under these rules: "

@@ -1,7 +1,7 @@
 """The built-in lessons: every rule of docs/rules.md §2 in order, the common mistakes, the variants.
 
 Each step is a full staged position (all 104 cards, or 52 for Little Milligan) built with
-:func:`~milligan_widget.lessons.stage`: the foundations hold most cards, the tableau shows
+:func:`~milligan_widget.teaching.lessons.stage`: the foundations hold most cards, the tableau shows
 the cards that matter, and the rest waits face down in the stock, or, once the stock must be
 empty, lies in tidy King-led runs.
 
@@ -11,8 +11,9 @@ empty, lies in tidy King-led runs.
 
 from __future__ import annotations
 
-from .cards import CARDS, parse_cards
-from .game import Game
+from milligan_widget.engine.cards import CARDS, parse_cards
+from milligan_widget.engine.game import Game
+
 from .lessons import Lesson, Step, all_of, ends_with, home, reserve_empty, stage, won
 
 # Leftover cards of the weaving positions, laid out as two tidy King-led runs.

@@ -8,7 +8,7 @@ Move('d')
 >>> game.undo()
 Move('d')
 
-The piles and the rules of play live in :class:`~milligan_widget.position.Position`; a game
+The piles and the rules of play live in :class:`~milligan_widget.engine.position.Position`; a game
 adds the line of play (history, undo, redo, comments), creation and saving.
 """
 
@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING
 from .cards import CARDS, Card, cards_text, full_deck, parse_cards
 from .deals import deal_codes
 from .errors import IllegalMoveError, InvalidMoveError, MilliganError, shown
+from .export import to_html
+from .layout import Layout, build_layout
 from .moves import ANY_FOUNDATION, CELL, DEAL, FOUNDATION, RESERVE, Move, make_move
 from .position import (
     CELL_TO_FOUNDATION,
@@ -38,13 +40,15 @@ from .position import (
     Position,
     run_length,
 )
+from .render import describe_action, html_layout, text_layout
 from .rules import Rules
+from .savefile import MAX_META, check_meta_value, dumps, load, loads, write_atomic
 
 if TYPE_CHECKING:
     from os import PathLike
 
     from .cards import CardLike
-    from .layout import FoundationLike, Layout
+    from .layout import FoundationLike
     from .position import Action, PositionKey
 
 Status = str  # "playing" | "won" | "lost"
@@ -178,8 +182,6 @@ class Game(Position):
         >>> game.face_down[0], game.play("1>f"), game.face_down[0]
         (1, Move('1>f'), 0)
         """
-        from .layout import build_layout
-
         rules = Rules.coerce(rules)
         layout = build_layout(rules, tableau, foundations, stock, reserve, cells, face_down)
         return cls(layout.stock, rules, None, layout)
@@ -278,7 +280,7 @@ class Game(Position):
         """Attach a comment to move ``ply`` (default: the last move); ``None`` removes it.
 
         A comment is at most :data:`MAX_COMMENT` (2,000) characters; a longer one is refused
-        with a :class:`~milligan_widget.errors.MilliganError` and the game is unchanged."""
+        with a :class:`~milligan_widget.engine.errors.MilliganError` and the game is unchanged."""
         ply = len(self._history) if ply is None else ply
         if isinstance(ply, bool) or not isinstance(ply, int) or not 1 <= ply <= len(self._history):
             raise MilliganError(f"there is no move {shown(ply)} to comment on")
@@ -296,7 +298,7 @@ class Game(Position):
     @property
     def meta(self) -> dict[str, bool | int | float | str]:
         """Small named values kept with the game and saved with it (``"meta"`` in the saved
-        game, :mod:`milligan_widget.savefile`): whoever sets them gives them their meaning;
+        game, :mod:`milligan_widget.engine.savefile`): whoever sets them gives them their meaning;
         the game only keeps them (a copy keeps them too, a restart does not forget them).
 
         >>> game = Game.new(8)
@@ -309,9 +311,7 @@ class Game(Position):
     def set_meta(self, name: str, value: bool | int | float | str | None) -> None:
         """Keep ``value`` under ``name`` in :attr:`meta` (``None`` removes it); a name or value
         a saved game could not hold is refused with a
-        :class:`~milligan_widget.errors.MilliganError`, and the game is unchanged."""
-        from .savefile import MAX_META, check_meta_value
-
+        :class:`~milligan_widget.engine.errors.MilliganError`, and the game is unchanged."""
         if value is None:
             self._meta.pop(name, None)
             return
@@ -532,8 +532,6 @@ class Game(Position):
 
     def _start_here(self) -> None:
         """Make the current position this game's start (the stock keeps its order)."""
-        from .layout import Layout
-
         self._layout = Layout(
             self.column_codes,
             tuple(self._found),
@@ -559,8 +557,6 @@ class Game(Position):
     # ------------------------------------------------------------------ text, pictures, files
 
     def __str__(self) -> str:
-        from .render import text_layout
-
         return text_layout(self)
 
     def __repr__(self) -> str:
@@ -569,8 +565,6 @@ class Game(Position):
         return f"<Game {name} {deal}, {len(self._history)} moves, {self.status}>"
 
     def _repr_html_(self) -> str:
-        from .render import html_layout
-
         return html_layout(self)
 
     def resolve(self, move: Move | str) -> Move:
@@ -609,7 +603,7 @@ class Game(Position):
         >>> game.find_move("t2", "t5", 1)
         Traceback (most recent call last):
         ...
-        milligan_widget.errors.IllegalMoveError: 8♣ cannot go on 9♣: both are black
+        milligan_widget.engine.errors.IllegalMoveError: 8♣ cannot go on 9♣: both are black
         """
         gesture = Move(source, target, count)
         explicit = self.resolve(gesture)  # the reason, if there is no such move
@@ -630,28 +624,20 @@ class Game(Position):
 
     def describe(self, move: Move | str) -> str:
         """What ``move`` does in this position, in words (it must be legal here)."""
-        from .render import describe_action
-
         return describe_action(self, self._resolve(self._as_move(move)))
 
     def to_json(self, indent: int | None = 1) -> str:
         """The game as a versioned JSON document (rules, deck, seed, moves, comments)."""
-        from .savefile import dumps
-
         return dumps(self, indent=indent)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Game:
         """Load :meth:`to_json` output, replaying and checking every move."""
-        from .savefile import loads
-
-        return loads(text)
+        return loads(text, cls)
 
     def save(self, path: str | PathLike[str]) -> None:
         """Write :meth:`to_json` to a file, atomically: an interrupted save leaves the
-        previous file as it was (see :func:`milligan_widget.savefile.write_atomic`)."""
-        from .savefile import write_atomic
-
+        previous file as it was (see :func:`milligan_widget.engine.savefile.write_atomic`)."""
         write_atomic(path, self.to_json())
 
     @classmethod
@@ -659,9 +645,7 @@ class Game(Position):
         """Read a game written by :meth:`save`. Anything but a good saved game (not UTF-8
         text, too large, not JSON, an illegal move...) raises :class:`SaveFileError`; a
         missing file raises :class:`OSError` as usual."""
-        from .savefile import load
-
-        return load(path)
+        return load(path, cls)
 
     def replay(self) -> Iterator[tuple[Move | None, Game]]:
         """Step through this game's line of play from the deal.
@@ -747,13 +731,11 @@ class Game(Position):
         every move, the moves in words with their comments, and a replay viewer; written to
         ``path`` too when given. The stock's order is not in it. ``extra_html`` (markup, such
         as a review's chart: ``Review.to_html``) goes above the viewer. See
-        :func:`milligan_widget.export.to_html`.
+        :func:`milligan_widget.engine.export.to_html`.
 
         >>> Game.new(3).to_html().startswith("<!DOCTYPE html>")
         True
         """
-        from .export import to_html
-
         return to_html(self, path, extra_html=extra_html)
 
 

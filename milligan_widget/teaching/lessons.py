@@ -1,10 +1,11 @@
 """Lessons: staged positions with a task, each move checked and explained in plain words.
 
 A :class:`Lesson` is a title and a list of :class:`Step`. A step shows a staged position
-(a :class:`~milligan_widget.game.Game`), a prompt, and either the moves expected, in order
+(a :class:`~milligan_widget.engine.game.Game`), a prompt, and either the moves expected, in order
 (any spelling that reaches the same position counts), or a ``goal`` predicate over the
 position after each move. A :class:`LessonRun` walks a learner through it:
 
+>>> from milligan_widget.teaching.tutorial import learn_the_rules  # the built-in lessons
 >>> run = LessonRun(learn_the_rules())
 >>> run.step.title
 'The deal'
@@ -29,12 +30,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import CARDS, Card, cards_text, parse_cards
-from .errors import MilliganError
-from .game import Game
-from .moves import Move
-from .position import PositionKey
-from .rules import Rules
+from milligan_widget.engine.cards import CARDS, Card, cards_text, parse_cards
+from milligan_widget.engine.errors import MilliganError
+from milligan_widget.engine.game import Game
+from milligan_widget.engine.moves import Move
+from milligan_widget.engine.position import PositionKey
+from milligan_widget.engine.rules import Rules
 
 Goal = Callable[[Game], bool]
 MoveLike = Move | str
@@ -96,8 +97,8 @@ class Step:
     >>> Step("Colours", "Put the 9♠ on the 10♦.", game, moves=["1>2"])
     Traceback (most recent call last):
     ...
-    milligan_widget.lessons.LessonError: step 'Colours': expected move 1 (1>2) is illegal: \
-10♦ cannot go on 9♠: the rank must be exactly one lower
+    milligan_widget.teaching.lessons.LessonError: step 'Colours': expected move 1 (1>2) is \
+illegal: 10♦ cannot go on 9♠: the rank must be exactly one lower
     """
 
     title: str
@@ -290,6 +291,7 @@ class Lesson:
 class LessonRun:
     """A learner working through a lesson: one staged position at a time.
 
+    >>> from milligan_widget.teaching.tutorial import learn_the_rules
     >>> run = LessonRun(learn_the_rules())
     >>> run.attempt("d").message.startswith("That is legal (deal a row of 8 cards), but it")
     True
@@ -626,23 +628,6 @@ def reserve_empty(game: Game) -> bool:
     return not game.reserve and not any(game.cells)
 
 
-# ---------------------------------------------------------------------------- built-ins
-
-
-def learn_the_rules() -> Lesson:
-    """Every rule of docs/rules.md §2 in order, then the common mistakes (see :mod:`.tutorial`)."""
-    from .tutorial import learn_the_rules as build
-
-    return build()
-
-
-def variants_tour() -> Lesson:
-    """One step per variant preset (see :mod:`.tutorial`)."""
-    from .tutorial import variants_tour as build
-
-    return build()
-
-
 __all__ = [
     "Feedback",
     "Goal",
@@ -653,9 +638,7 @@ __all__ = [
     "all_of",
     "ends_with",
     "home",
-    "learn_the_rules",
     "leftovers",
     "reserve_empty",
     "stage",
-    "variants_tour",
 ]

@@ -2,7 +2,7 @@
 
 >>> import tempfile
 >>> from milligan_widget import Game
->>> from milligan_widget.stats import GameRecord, Stats
+>>> from milligan_widget.studies.stats import GameRecord, Stats
 >>> folder = tempfile.TemporaryDirectory()
 >>> stats = Stats(folder.name)
 >>> game = Game.new(8)
@@ -68,12 +68,12 @@ from typing import Any, TypeVar
 
 import platformdirs
 
-from .deals import MAX_DEAL, deal_number
-from .errors import MilliganError, SaveFileError, shown
-from .game import Game
-from .interval import wilson
-from .rules import PRESETS, Rules
-from .savefile import parse, read_text, write_atomic
+from milligan_widget.engine.deals import MAX_DEAL, deal_number
+from milligan_widget.engine.errors import MilliganError, SaveFileError, shown
+from milligan_widget.engine.game import Game
+from milligan_widget.engine.interval import wilson
+from milligan_widget.engine.rules import PRESETS, Rules
+from milligan_widget.engine.savefile import parse, read_text, write_atomic
 
 ENVIRONMENT_VARIABLE = "MILLIGAN_WIDGET_DATA"  #: names a folder to use instead of the default
 FILE_NAME = "statistics.sqlite3"

@@ -3,7 +3,7 @@
 It needs the ``gym`` extra (``pip install "milligan-widget[gym]"``); the engine never imports
 this module, so ``import milligan_widget`` works without Gymnasium.
 
->>> from milligan_widget.env import MilliganEnv, action_to_move, move_to_action
+>>> from milligan_widget.studies.env import MilliganEnv, action_to_move, move_to_action
 >>> env = MilliganEnv("classic")
 >>> obs, info = env.reset(seed=1)           # deal 1, as PySolFC deals it
 >>> int(obs["stock"]), [action_to_move(a) for a in info["action_mask"].nonzero()[0]]
@@ -34,7 +34,7 @@ A run holds at most 13 cards (King to Ace); a Yukon group, any face-up cards, fe
 :func:`action_to_move` convert. A move the engine also takes in another spelling (``3:2>5`` for
 the ``3>5`` it generates) has an action that the mask never offers.
 
-**Observations** (a ``Dict``; card codes as in :mod:`milligan_widget.cards`, 0..51, and
+**Observations** (a ``Dict``; card codes as in :mod:`milligan_widget.engine.cards`, 0..51, and
 :data:`NO_CARD` = 52 for an empty slot, :data:`FACE_DOWN` = 53 for a face-down card, whose
 face is never shown): ``columns``, each column bottom to top, padded to the number of cards in
 the game; ``foundations``, each pile's height (its suits as in
@@ -71,12 +71,12 @@ try:
     from gymnasium import spaces
 except ImportError as error:  # pragma: no cover - depends on what is installed
     raise ImportError(
-        'milligan_widget.env needs Gymnasium: pip install "milligan-widget[gym]"'
+        'milligan_widget.studies.env needs Gymnasium: pip install "milligan-widget[gym]"'
     ) from error
 
-from .game import Game
-from .moves import MAX_CELLS, MAX_COLUMNS, MAX_COUNT, MAX_FOUNDATIONS, Move
-from .rules import Rules
+from milligan_widget.engine.game import Game
+from milligan_widget.engine.moves import MAX_CELLS, MAX_COLUMNS, MAX_COUNT, MAX_FOUNDATIONS, Move
+from milligan_widget.engine.rules import Rules
 
 NO_CARD = 52  #: the value of an empty slot in an observation
 FACE_DOWN = 53  #: the value of a face-down card in an observation (Milligan Harp, Yukon)
@@ -129,7 +129,7 @@ def action_to_move(action: int) -> Move:
 
 
 class MilliganEnv(gym.Env):
-    """Miss Milligan under ``rules`` (a preset name or :class:`~milligan_widget.rules.Rules`)
+    """Miss Milligan under ``rules`` (a preset name or :class:`~milligan_widget.engine.rules.Rules`)
     as a Gymnasium environment; see the module docstring for the spaces, rewards and ends.
 
     ``reset(seed=N)`` deals PySolFC deal ``N`` (1 .. 10**20 - 1; it also seeds ``np_random``),

@@ -55,16 +55,26 @@ from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from .core import BACKEND, CoreSearch, key_set, make_core
-from .core.python import DONE, ENDGAME, LOST, OPEN, TICK, WIN
-from .deadlock import applies as trap_test_applies
-from .deadlock import explain
-from .game import Game
-from .moves import Move
-from .position import SearchKey
+from milligan_widget.core import (
+    BACKEND,
+    DONE,
+    ENDGAME,
+    LOST,
+    OPEN,
+    TICK,
+    WIN,
+    CoreSearch,
+    key_set,
+    make_core,
+)
+from milligan_widget.engine.deadlock import applies as trap_test_applies
+from milligan_widget.engine.deadlock import explain
+from milligan_widget.engine.game import Game
+from milligan_widget.engine.moves import Move
+from milligan_widget.engine.position import SearchKey
 
 if TYPE_CHECKING:
-    from .core import Lost
+    from milligan_widget.core.interface import Lost
 
 #: The search core that runs: "c" (the compiled extension) or "python" (see
 #: :mod:`milligan_widget.core`).
@@ -521,7 +531,7 @@ def _reached(key: SearchKey | None) -> SearchKey:
 def no_win_left(game: Game) -> str:
     """The words for a proven loss, with the trapped card that shows it when there is one.
 
-    >>> from milligan_widget.lessons import stage
+    >>> from milligan_widget.teaching.lessons import stage
     >>> no_win_left(stage({1: "JC QC", 2: "JC QC"}, rules="millie"))
     'this position can no longer be won: Q♣ in column 1 can never move or go home'
     """
@@ -529,49 +539,3 @@ def no_win_left(game: Game) -> str:
     return "this position can no longer be won" + (f": {why}" if why else "")
 
 
-@dataclass(frozen=True)
-class Hint:
-    """A suggested move, why, and whether the solver or the heuristic chose it."""
-
-    move: Move
-    reason: str
-    source: str  # "solver" or "heuristic"
-    status: str  # the solver's verdict on the position: winnable, unwinnable or unknown
-    line: tuple[Move, ...] = ()  # the solver's whole winning line from here, if it found one
-
-    @classmethod
-    def on_line(cls, line: Sequence[Move]) -> Hint:
-        """The hint at the start of a winning ``line``: its first move."""
-        left = len(line)
-        reason = f"the solver sees a win from here in {left} move{'s' * (left != 1)}"
-        return cls(line[0], reason, "solver", WINNABLE, tuple(line))
-
-
-def hint(
-    game: Game, time_limit: float = 2.0, stop: Callable[[], bool] | None = None
-) -> Hint | None:
-    """The solver's first move if it finds a win within ``time_limit`` seconds (so following
-    it never throws away a win), else the greedy heuristic's move; ``None`` if no move is left.
-    ``stop`` cancels the solver as in :func:`solve`.
-
-    >>> from milligan_widget import Game
-    >>> hint(Game.new(8), time_limit=10).source
-    'solver'
-    """
-    from .strategy import hint as heuristic
-
-    if game.status != "playing":
-        return None
-    result = solve(game, time_limit=time_limit, stop=stop)
-    if result.status == WINNABLE:
-        return Hint.on_line(result.moves)
-    guess = heuristic(game)
-    if guess is None:
-        return None
-    move, why = guess
-    verdict = (
-        f"the solver proved {no_win_left(game)}"
-        if result.status == UNWINNABLE
-        else f"the solver could not decide in {time_limit:g} s"
-    )
-    return Hint(move, f"{why} ({verdict}; this is a heuristic guess)", "heuristic", result.status)

@@ -15,8 +15,8 @@ account by *epochs*: epoch ``e`` is the time after ``e`` more rows are dealt, a 
 ``e``-th row exists from epoch ``e`` on, and it covers every card of its column that has not
 left by then.
 
->>> from milligan_widget.cards import CARDS
->>> from milligan_widget.lessons import stage
+>>> from milligan_widget.engine.cards import CARDS
+>>> from milligan_widget.teaching.lessons import stage
 >>> game = stage({1: "AC 2C", 2: "AC 2C"}, rules="millie")  # no A♣ can get home
 >>> [(str(CARDS[card]), column + 1) for card, column, epoch in trapped_cards(game) if not epoch]
 [('AC', 1), ('2C', 1), ('AC', 2), ('2C', 2)]
@@ -42,7 +42,7 @@ class Ruled(Protocol):
 
 
 class Piles(Ruled, Protocol):
-    """What the test reads of a position (a :class:`~milligan_widget.position.Position`, or a
+    """What the test reads of a position (a :class:`~milligan_widget.engine.position.Position`, or a
     search core's view of one)."""
 
     @property
@@ -250,7 +250,7 @@ def explain(position: Piles) -> str | None:
     """Why the position is lost, naming the trapped card nearest the player, or ``None``
     when no card is trapped (the position may still be lost, for reasons the test misses).
 
-    >>> from milligan_widget.lessons import stage
+    >>> from milligan_widget.teaching.lessons import stage
     >>> explain(stage({1: "JC QC", 2: "JC QC"}, rules="millie"))
     'Q♣ in column 1 can never move or go home'
     """

@@ -1,0 +1,65 @@
+"""The honest player: a strategy that plays from what it can see, never reading the stock
+or the face-down cards.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from milligan_widget.engine.game import Game
+from milligan_widget.engine.moves import Move
+from milligan_widget.search.greedy import greedy
+from milligan_widget.search.solver import WINNABLE, solve
+
+from .chance import check_budget
+from .hint import fallback_line, honest_plan
+from .sampling import visible_view
+
+
+def honest(
+    samples: int = 8,
+    time_limit: float = 5.0,
+    node_limit: int | None = 20_000,
+    seed: int | None = 0,
+) -> Callable[[Game], Move | None]:
+    """A strategy that plays from what it can see: before each revealing move (a deal, or a
+    move turning up a face-down card) it plays the line :func:`.analysis.honest_plan` judges
+    best on ``samples`` sampled stocks (``time_limit`` seconds and ``node_limit`` positions a
+    solve for each decision), then that move. Once nothing is hidden it follows the
+    thoughtful solver's line (the player sees all it knows), or greedy where it finds none.
+    Each decision's samples come from ``seed`` and the move number, never from the deal.
+
+    >>> from milligan_widget import Game
+    >>> player = honest(samples=2, node_limit=5_000)
+    >>> player(Game.new(27)) in Game.new(27).legal_moves
+    True
+    """
+    check_budget(Game.new(1), samples, time_limit, node_limit)
+    planned: dict[tuple[int, int], Move] = {}  # (id of the game, ply) -> the planned move
+
+    def queue(game: Game, moves: tuple[Move, ...]) -> Move | None:
+        planned.clear()
+        for i, move in enumerate(moves):
+            planned[(id(game), game.ply + i)] = move
+        return moves[0] if moves else None
+
+    def honest_player(game: Game) -> Move | None:
+        move = planned.get((id(game), game.ply))
+        if move is not None and game.is_legal(move):
+            return move
+        if game.status != "playing":
+            return None
+        decision_seed = (
+            None if seed is None else random.Random(f"{seed}/{game.ply}").getrandbits(63)
+        )
+        if visible_view(game).hidden == 0:
+            result = solve(game, time_limit, node_limit)
+            return queue(game, result.moves) if result.status == WINNABLE else greedy(game)
+        plan = honest_plan(game, samples, time_limit, node_limit, decision_seed)
+        return queue(game, plan.best.line.all_moves or fallback_line(game, decision_seed))
+
+    return honest_player
+
+
+__all__ = ["honest"]
