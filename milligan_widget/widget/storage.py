@@ -108,7 +108,10 @@ def _cell_id(shell: Any) -> str | None:
 def _in_voila() -> bool:
     """Is this kernel one of Voilà's (it sets these in each visitor's kernel)?"""
     software = os.environ.get("SERVER_SOFTWARE", "")
-    return software.startswith("voila/") or "VOILA_KERNEL_ID" in os.environ
+    return software.startswith("voila/") or any(name in os.environ for name in _VOILA)
+
+
+_VOILA = ("VOILA_KERNEL_ID", "VOILA_BASE_URL", "VOILA_PREHEAT")
 
 
 def _kernel_id() -> str:
