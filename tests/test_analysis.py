@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
-import importlib
 import json
 import math
 import random
@@ -267,22 +265,6 @@ def test_the_common_mistakes_are_named():
     assert mistake(aside, aside.resolve("2>r")) is None
     ahead = stage({1: "6C"}, foundations={1: "5C", 2: None})
     assert mistake(ahead, ahead.resolve("1>f")) == "let one ♣ pile run 6 ranks ahead of the other"
-
-
-@pytest.mark.parametrize(
-    "module",
-    [
-        "analysis",
-        "analysis.sampling",
-        "analysis.chance",
-        "analysis.hint",
-        "analysis.review",
-        "interval",
-    ],
-)
-def test_docstring_examples(module):
-    result = doctest.testmod(importlib.import_module(f"milligan_widget.{module}"))
-    assert result.failed == 0 and result.attempted > 0
 
 
 def test_stop_cancels_a_chance_and_a_plan_at_once():
