@@ -37,6 +37,7 @@ LAYERS = [
     ["search"],
     # analysis/: what a player may know
     ["analysis.sampling"],
+    ["analysis.evaluate"],  # the seam: a seen position, a limit, a chance
     ["analysis.chance", "analysis.advice"],
     ["analysis.hint"],
     ["analysis.honest", "analysis.words"],
