@@ -180,9 +180,10 @@ def test_the_samples_seed_follows_the_visible_position():
     process with another string hash (it is a digest of what is seen, not ``hash()``)."""
     game = Game.new(12)
     moved = game.after(game.legal_moves[0])
-    assert win_chance(game, samples=2, node_limit=50).seed != win_chance(
-        moved, samples=2, node_limit=50
-    ).seed
+    assert (
+        win_chance(game, samples=2, node_limit=50).seed
+        != win_chance(moved, samples=2, node_limit=50).seed
+    )
     code = (
         "from milligan_widget import Game; from milligan_widget.analysis import Seen;"
         "print(Seen.of(Game.new(12)).key)"

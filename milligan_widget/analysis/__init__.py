@@ -18,8 +18,8 @@ need luck (each sample's solver knows every later row).
 """
 
 from .chance import SamplingEvaluator, win_chance
-from .evaluate import Chance, Evaluator, Limit, Seen
 from .chart import review_svg
+from .evaluate import Chance, Evaluator, Limit, Seen
 from .hint import Plan, honest_hint, honest_plan
 from .review import Review, ReviewEntry, final_verdict, mistake, review, review_steps
 from .sampling import VisibleView, determinize, visible_view
