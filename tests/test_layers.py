@@ -38,6 +38,7 @@ LAYERS = [
     # analysis/: what a player may know
     ["analysis.sampling"],
     ["analysis.evaluate"],  # the seam: a seen position, a limit, a chance
+    ["analysis.cache"],  # one cache of chances per visible position
     ["analysis.chance", "analysis.advice"],
     ["analysis.hint"],
     ["analysis.honest", "analysis.words"],

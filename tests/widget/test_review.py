@@ -48,7 +48,7 @@ class Solver:
             return SolveResult("winnable")
 
         monkeypatch.setattr(review_module, "solve", solve)
-        monkeypatch.setattr(review_module, "win_chance", lambda *a, **k: chance)
+        monkeypatch.setattr(review_module, "weigh", lambda *a, **k: chance)
 
 
 def played(moves: int = 4) -> Game:

@@ -8,14 +8,18 @@ solver, which knows the stock, and every verdict says so (:func:`peeking`).
 
 >>> peeking("the solver sees a win from here in 12 moves")
 'the solver, which knows the stock, sees a win from here in 12 moves'
->>> HonestBudget(samples=8, node_limit=20_000, seed=3).samples
-8
+>>> HonestBudget(samples=8, node_limit=20_000, seed=3).limit(2.0)
+Limit(nodes=20000, samples=8, time=None)
+>>> HonestBudget(node_limit=None).limit(2.0).time
+2.0
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from milligan_widget.analysis import Limit, SamplingEvaluator
+from milligan_widget.analysis.evaluate import NODES, SAMPLES
 from milligan_widget.engine.errors import shown
 
 KNOWS = "the solver, which knows the stock,"
@@ -24,12 +28,12 @@ KNOWS = "the solver, which knows the stock,"
 @dataclass(frozen=True)
 class HonestBudget:
     """What the honest hint and chance may spend: ``samples`` sampled stocks, at most
-    ``node_limit`` positions per solve (None: only the time limit), and the ``seed`` of the
-    samples (None: fresh ones each time; a seed and a node limit make every answer the
-    same run after run)."""
+    ``node_limit`` positions per solve (None: the hint's and the indicator's seconds
+    instead), and the ``seed`` of the samples (None: drawn from what the player sees). With
+    a node limit no clock is read: the same position gets the same answer on any machine."""
 
-    samples: int = 16
-    node_limit: int | None = None
+    samples: int = SAMPLES
+    node_limit: int | None = NODES
     seed: int | None = None
 
     def __post_init__(self) -> None:
@@ -42,6 +46,20 @@ class HonestBudget:
             isinstance(limit, bool) or not isinstance(limit, int) or limit < 1
         ):
             raise ValueError(f"node_limit must be a whole number of at least 1, not {shown(limit)}")
+
+    def limit(self, seconds: float) -> Limit:
+        """The budget of one answer: the node limit, or where there is none ``seconds``."""
+        return Limit(self.node_limit, self.samples, None if self.node_limit else seconds)
+
+    @property
+    def evaluator(self) -> SamplingEvaluator:
+        return SamplingEvaluator(self.seed)
+
+    def words(self, seconds: float) -> str:
+        """What one answer weighs, for "checking…" and "Thinking…"."""
+        if self.node_limit is None:
+            return f"{self.samples} sampled stocks, up to {seconds:g} s"
+        return f"{self.samples} sampled stocks, {self.node_limit:,} positions each"
 
 
 def peeking(words: str) -> str:
