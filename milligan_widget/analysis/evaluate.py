@@ -71,6 +71,13 @@ class Limit:
         """The time for the whole call (infinite without a clock)."""
         return math.inf if self.time is None else float(self.time)
 
+    def words(self) -> str:
+        """What it weighs, in a player's words: "16 sampled stocks, 20,000 positions each"."""
+        if self.nodes is None:
+            return f"{self.samples} sampled stocks, up to {self.seconds:g} s"
+        text = f"{self.samples} sampled stocks, {self.nodes:,} positions each"
+        return text if self.time is None else f"{text}, up to {self.seconds:g} s"
+
     @classmethod
     def of(cls, samples: int, time_limit: float | None, node_limit: int | None) -> Limit:
         """A limit from the parameters ``win_chance`` and its kin take."""

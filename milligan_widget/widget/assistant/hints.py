@@ -107,7 +107,7 @@ class Hints:
         self.job = job
         who = f"the solver has up to {self.seconds:g} s"
         if not self.peek:
-            who = f"the honest hint weighs {self.honest.words(self.seconds)}"
+            who = f"the honest hint weighs {self.honest.hint_limit(self.seconds).words()}"
         self.host.publish(message=f"Thinking… ({who})", kind="thinking")
         solve = functools.partial(self._solve, job, game.copy())
         job.thread = self._workers.start(answer, self.host, job, solve, self._take, self._done)
@@ -139,7 +139,7 @@ class Hints:
         if game.status != "playing":
             return None
         budget, stop = self.honest, job.stop.is_set
-        limit = budget.limit(job.seconds)
+        limit = budget.hint_limit(job.seconds)
         key = ("hint", analysis.Seen.of(game).key, budget.evaluator.identity, limit)
 
         def hint() -> advice.Hint:

@@ -85,7 +85,8 @@ class Indicator:
             return self._verdict
         if self.peek:
             return "checking", f"the solver has up to {self.seconds:g} s"
-        return "checking", f"sampling stocks you cannot see: {self.honest.words(self.seconds)}"
+        weighs = self.honest.limit(self.seconds).words()
+        return "checking", f"sampling stocks you cannot see: {weighs}"
 
     def drop(self) -> None:
         """Stop the check in progress (its result is dropped) and forget the verdict."""
