@@ -124,10 +124,10 @@ def _outcome(
 
 def _exact(seen: Seen, limit: Limit, stop: Stop | None) -> Chance:
     """The verdict where nothing is hidden, as an exact :class:`Chance` (the position is the
-    only "sample")."""
+    only "sample": its solve gets every sample's nodes)."""
     start = time.perf_counter()
     game = determinize(seen.view, random.Random(0))  # nothing to draw: the position itself
-    status = _outcome(game, (), limit.seconds, limit.nodes, stop)
+    status = _outcome(game, (), limit.seconds, limit.whole, stop)
     seconds = time.perf_counter() - start
     return Chance(int(status == WINNABLE), 1, int(status == UNKNOWN), None, seconds, exact=True)
 

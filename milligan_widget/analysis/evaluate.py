@@ -67,6 +67,12 @@ class Limit:
             raise ValueError("give a node_limit or a time_limit: without either a solve never ends")
 
     @property
+    def whole(self) -> int | None:
+        """Every sample's nodes together: what one solve may spend where nothing is hidden
+        (the position is the only sample)."""
+        return None if self.nodes is None else self.nodes * self.samples
+
+    @property
     def seconds(self) -> float:
         """The time for the whole call (infinite without a clock)."""
         return math.inf if self.time is None else float(self.time)

@@ -234,7 +234,7 @@ def fallback_line(game: Game, seed: int | None = None) -> tuple[Move, ...]:
 
 
 def _open_hint(game: Game, limit: Limit, stop: Stop | None) -> Hint:
-    result = solve(game, limit.seconds, limit.nodes, stop=stop)
+    result = solve(game, limit.seconds, limit.whole, stop=stop)
     if result.status == WINNABLE:
         hint = Hint.on_line(result.moves)
         return Hint(hint.move, hint.reason + " (nothing is hidden)", "honest", WINNABLE, hint.line)

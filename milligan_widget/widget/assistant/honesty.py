@@ -20,7 +20,6 @@ from dataclasses import dataclass
 
 from milligan_widget.analysis import Limit, SamplingEvaluator
 from milligan_widget.analysis.evaluate import NODES, SAMPLES
-from milligan_widget.engine.errors import shown
 
 KNOWS = "the solver, which knows the stock,"
 
@@ -37,15 +36,7 @@ class HonestBudget:
     seed: int | None = None
 
     def __post_init__(self) -> None:
-        if isinstance(self.samples, bool) or not isinstance(self.samples, int) or self.samples < 1:
-            raise ValueError(
-                f"samples must be a whole number of at least 1, not {shown(self.samples)}"
-            )
-        limit = self.node_limit
-        if limit is not None and (
-            isinstance(limit, bool) or not isinstance(limit, int) or limit < 1
-        ):
-            raise ValueError(f"node_limit must be a whole number of at least 1, not {shown(limit)}")
+        Limit(self.node_limit, self.samples, 1.0)  # a ValueError in a player's words if bad
 
     def limit(self, seconds: float) -> Limit:
         """The budget of one chance: the node limit, or where there is none ``seconds``."""
