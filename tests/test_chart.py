@@ -52,8 +52,13 @@ def strip_cells(root: ET.Element) -> list[ET.Element]:
 
 
 def point_x(root: ET.Element, ply: int) -> float:
+    """The middle of a point's column (its dot, where the chance is known, sits there)."""
     (point,) = [p for p in marks(root, "mm-point") if p.get("data-ply") == str(ply)]
-    return float(point.find(f"{SVG}circle").get("cx"))
+    hit = point.find(f"{SVG}rect")
+    middle = float(hit.get("x")) + float(hit.get("width")) / 2
+    dot = point.find(f"{SVG}circle")
+    assert dot is None or float(dot.get("cx")) == pytest.approx(middle)
+    return middle
 
 
 def made_up(
@@ -215,6 +220,18 @@ def test_the_line_breaks_where_a_chance_is_missing():
     root = parse(review_svg(Review(tuple(entries), "winnable")))
     pieces = [len(line.get("points").split()) for line in marks(root, "mm-line")]
     assert pieces == [4, 4] and len(marks(root, "mm-band")) == 2
+
+
+def test_a_chance_nothing_was_decided_in_is_not_drawn_at_0_percent():
+    """16 of 16 samples undecided: no point, the line breaks there; the tooltip says why."""
+    entries = list(made_up(9).entries)
+    entries[4] = ReviewEntry(4, "d", "winnable", Chance(0, 16, 16))
+    root = parse(review_svg(Review(tuple(entries), "winnable")))
+    pieces = [len(line.get("points").split()) for line in marks(root, "mm-line")]
+    assert pieces == [4, 4]
+    point = next(p for p in marks(root, "mm-point") if p.get("data-ply") == "4")
+    assert point.find(f"{SVG}circle") is None
+    assert "cannot tell: the solver decided none of 16" in point.find(f"{SVG}title").text
 
 
 def test_a_long_review_is_thinned_and_keeps_the_turning_point():

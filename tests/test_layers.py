@@ -37,6 +37,8 @@ LAYERS = [
     ["search"],
     # analysis/: what a player may know
     ["analysis.sampling"],
+    ["analysis.evaluate"],  # the seam: a seen position, a limit, a chance
+    ["analysis.cache"],  # one cache of chances per visible position
     ["analysis.chance", "analysis.advice"],
     ["analysis.hint"],
     ["analysis.honest", "analysis.words"],

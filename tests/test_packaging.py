@@ -141,7 +141,7 @@ def test_the_wheel_carries_the_bundle_the_license_and_the_metadata(built: Built)
         entry_points = wheel.read(f"{info}/entry_points.txt").decode()
         license_text = wheel.read(f"{info}/licenses/LICENSE").decode()
     assert set(BUNDLE) <= names
-    assert "milligan_widget/export.py" in names
+    assert "milligan_widget/engine/export.py" in names
     assert "milligan_widget/data/deals.csv" in names  # the shipped deals by difficulty
     assert license_text == (ROOT / "LICENSE").read_text(encoding="utf-8")
     assert "MIT License" in license_text and "the milligan-widget developers" in license_text
@@ -214,8 +214,8 @@ ENGINE_CHECKS = textwrap.dedent(
 
     hard = pick_deal("classic", "hard")  # from the installed package's table of deals
     assert difficulty_of("classic", hard) == "hard", hard
-    for name in ("cards", "moves", "rules", "deals", "game", "layout", "render", "export",
-                 "difficulty"):
+    for name in ("engine.cards", "engine.moves", "engine.rules", "engine.deals", "engine.game",
+                 "engine.layout", "engine.render", "engine.export", "studies.difficulty"):
         failed += doctest.testmod(importlib.import_module("milligan_widget." + name)).failed
     assert failed == 0, failed
     from milligan_widget.widget import MilliganWidget

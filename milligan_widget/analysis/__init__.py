@@ -4,26 +4,35 @@ The honesty invariant: every answer here depends only on the *visible* position 
 cards, how many lie face down, the foundations, the reserve, the cells, how many cards are
 left in the stock, the rules and the line of play) and the caller's ``seed``; never on the
 stock's order, the face-down cards or the deal number. Two games that look the same give the
-same answers for the same seed. The unseen cards are sampled (:mod:`.sampling`) and each
-sample is solved by the thoughtful solver: perfect-information Monte Carlo, which overrates
-positions that need luck (each sample's solver knows every later row).
+same answers; without a seed, the samples' seed is drawn from the visible position itself.
+:mod:`.evaluate` is the seam: an :class:`Evaluator` weighs a :class:`Seen` position within a
+:class:`Limit` and answers with a :class:`Chance`. Today's evaluator samples the unseen cards
+(:mod:`.sampling`) and lets the thoughtful solver try each sample
+(:class:`SamplingEvaluator`): perfect-information Monte Carlo, which overrates positions that
+need luck (each sample's solver knows every later row).
 
 >>> from milligan_widget import Game
->>> "of 8 sampled stocks win" in str(win_chance(Game.new(27), samples=8, node_limit=20_000, seed=3))
-True
+>>> chance = win_chance(Game.new(27), samples=8, node_limit=20_000)
+>>> chance == win_chance(Game.new(27), samples=8, node_limit=20_000), chance.samples
+(True, 8)
 """
 
-from .chance import Chance, win_chance
+from .chance import SamplingEvaluator, win_chance
 from .chart import review_svg
+from .evaluate import Chance, Evaluator, Limit, Seen
 from .hint import Plan, honest_hint, honest_plan
 from .review import Review, ReviewEntry, final_verdict, mistake, review, review_steps
 from .sampling import VisibleView, determinize, visible_view
 
 __all__ = [
     "Chance",
+    "Evaluator",
+    "Limit",
     "Plan",
     "Review",
     "ReviewEntry",
+    "SamplingEvaluator",
+    "Seen",
     "VisibleView",
     "determinize",
     "final_verdict",

@@ -1,5 +1,10 @@
 """The chance to win from what the player can see: sampled stocks, each solved thoughtfully.
 
+:class:`SamplingEvaluator` is today's :class:`.evaluate.Evaluator`: it deals the unseen cards
+at random (:mod:`.sampling`) ``limit.samples`` times and lets the thoughtful solver try each
+sample, after each line of moves it is asked about. :func:`win_chance` is its chance for one
+game.
+
 >>> from milligan_widget import Game
 >>> chance = win_chance(Game.new(27), samples=4, node_limit=20_000, seed=1)
 >>> chance.samples, 0 <= chance.wins <= 4, chance.low <= chance.p <= chance.high
@@ -8,108 +13,35 @@
 
 from __future__ import annotations
 
-import math
+import random
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from milligan_widget.engine.game import Game
-from milligan_widget.engine.interval import wilson
+from milligan_widget.engine.moves import Move
 from milligan_widget.search.solver import UNKNOWN, UNWINNABLE, WINNABLE, solve
 
-from .sampling import determinize, make_rng, visible_view
+from .evaluate import NODES, Chance, Limit, Seen, Stop
+from .sampling import determinize
 
-Stop = Callable[[], bool]
-
-
-@dataclass(frozen=True)
-class Chance:
-    """How many of ``samples`` determinizations the solver won, with a 95% Wilson interval.
-
-    A sample the solver did not decide in its budget counts as not won (``undecided`` says how
-    many). ``exact`` is true where nothing was hidden: the one "sample" is the position itself,
-    and a decided verdict has no interval around it.
-    """
-
-    wins: int
-    samples: int
-    undecided: int = 0
-    seed: int | None = None
-    seconds: float = field(default=0.0, compare=False)  # equal chances may take unequal times
-    exact: bool = False
-    stopped: bool = False  # ``stop()`` ended it early: the samples left count as undecided
-
-    @property
-    def p(self) -> float:
-        """The share of samples won."""
-        return self.wins / self.samples
-
-    @property
-    def decided(self) -> int:
-        return self.samples - self.undecided
-
-    @property
-    def low(self) -> float:
-        if self.exact:
-            return self.p if not self.undecided else 0.0
-        return wilson(self.wins, self.samples)[0]
-
-    @property
-    def high(self) -> float:
-        if self.exact:
-            return self.p if not self.undecided else 1.0
-        return wilson(self.wins, self.samples)[1]
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain, JSON-ready data (for the widget)."""
-        return {
-            "wins": self.wins,
-            "samples": self.samples,
-            "undecided": self.undecided,
-            "p": self.p,
-            "low": self.low,
-            "high": self.high,
-            "exact": self.exact,
-            "seed": self.seed,
-            "seconds": round(self.seconds, 3),
-            "stopped": self.stopped,
-            "text": str(self),
-        }
-
-    def __str__(self) -> str:
-        """In a player's words, like "62% of 32 sampled stocks win (45–77%)"."""
-        if self.exact:
-            verdict = {1: "can be won", 0: "cannot be won"}[self.wins]
-            if self.undecided:
-                verdict = "is undecided (the solver ran out of time)"
-            return f"nothing is hidden: this position {verdict}"
-        text = f"{100 * self.p:.0f}% of {self.samples} sampled stocks win"
-        text += f" ({100 * self.low:.0f}–{100 * self.high:.0f}%)"
-        if self.undecided:
-            text += f"; {self.undecided} undecided"
-        return text
+__all__ = ["Budget", "Chance", "SamplingEvaluator", "Stop", "check_budget", "win_chance"]
 
 
 def check_budget(
-    game: Game, samples: int, time_limit: float, node_limit: int | None = None
-) -> None:
-    """A ``ValueError`` in a player's words for a game that is over or a bad budget."""
+    game: Game, samples: int, time_limit: float | None, node_limit: int | None = None
+) -> Limit:
+    """The :class:`.evaluate.Limit` of these parameters; a ``ValueError`` in a player's words
+    for a game that is over or a bad budget."""
     if game.status != "playing":
         raise ValueError(f"the game is over ({game.status}): there is no chance left to weigh")
-    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-        raise ValueError(f"samples must be a whole number of at least 1, not {samples!r}")
-    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)):
-        raise ValueError(f"time_limit must be a number of seconds, not {time_limit!r}")
-    if not (math.isfinite(time_limit) and time_limit > 0):
-        raise ValueError(f"time_limit must be a number of seconds above 0, not {time_limit!r}")
-    bad_nodes = isinstance(node_limit, bool) or not isinstance(node_limit, int) or node_limit < 1
-    if node_limit is not None and bad_nodes:
-        raise ValueError(f"node_limit must be a whole number of at least 1, not {node_limit!r}")
+    return Limit.of(samples, time_limit, node_limit)
 
 
 class Budget:
-    """A whole call's time shared by its solves: each gets an even share of what is left."""
+    """A whole call's time shared by its solves: each gets an even share of what is left
+    (without a clock, each gets all the time it wants: the node limit bounds it)."""
 
     def __init__(self, time_limit: float, solves: int, stop: Stop | None = None) -> None:
         self.deadline = time.perf_counter() + time_limit
@@ -130,49 +62,93 @@ class Budget:
         return self.stop is not None and self.stop()
 
 
-def thoughtful_chance(
-    game: Game, time_limit: float, node_limit: int | None, stop: Stop | None
-) -> Chance:
-    """The verdict where nothing is hidden, as an exact :class:`Chance`."""
+@dataclass(frozen=True)
+class SamplingEvaluator:
+    """Sampled stocks, each solved (perfect-information Monte Carlo, which overrates positions
+    that need luck: each sample's solver knows every later row). The samples come from
+    ``seed``, or where it is None from the position itself (:meth:`.evaluate.Seen.seed`):
+    the same position, the same samples, the same answer."""
+
+    seed: int | None = None
+
+    @property
+    def identity(self) -> tuple[Any, ...]:
+        return ("sampler", self.seed)
+
+    def evaluate(self, seen: Seen, limit: Limit, stop: Stop | None = None) -> Chance:
+        """The chance to win from ``seen``: where nothing is hidden, the solver's verdict."""
+        if seen.view.hidden == 0:
+            return _exact(seen, limit, stop)
+        return self.weigh_lines(seen, [()], limit, stop)[0]
+
+    def weigh_lines(
+        self,
+        seen: Seen,
+        lines: Sequence[Sequence[Move]],
+        limit: Limit,
+        stop: Stop | None = None,
+    ) -> tuple[Chance, ...]:
+        """Each line's chance on the *same* samples (common random numbers): on each sample
+        the line is played, then the solver tries what follows. ``limit.time`` is the whole
+        call's, shared by every solve; ``stop()`` ends it (the solves left are undecided)."""
+        seed = seen.seed() if self.seed is None else self.seed
+        rng, start = random.Random(seed), time.perf_counter()
+        budget = Budget(limit.seconds, limit.samples * len(lines), stop)
+        wins, undecided = [0] * len(lines), [0] * len(lines)
+        for _ in range(limit.samples):
+            sample = determinize(seen.view, rng)  # drawn even when out of time: the same draws
+            for i, line in enumerate(lines):
+                status = _outcome(sample, line, budget.share(), limit.nodes, stop)
+                wins[i] += status == WINNABLE
+                undecided[i] += status == UNKNOWN
+        seconds, stopped = time.perf_counter() - start, budget.stopped
+        return tuple(
+            Chance(w, limit.samples, u, seed, seconds, stopped=stopped)
+            for w, u in zip(wins, undecided, strict=True)
+        )
+
+
+def _outcome(
+    sample: Game, line: Sequence[Move], seconds: float, nodes: int | None, stop: Stop | None
+) -> str:
+    """The solver's verdict on ``sample`` after ``line`` (UNKNOWN without time left)."""
+    game = sample.copy(history=False)
+    for move in line:
+        game.play(move)
+    if game.status != "playing":
+        return WINNABLE if game.status == "won" else UNWINNABLE
+    if seconds <= 0:
+        return UNKNOWN
+    return solve(game, seconds, nodes, stop=stop, shorten_line=False).status
+
+
+def _exact(seen: Seen, limit: Limit, stop: Stop | None) -> Chance:
+    """The verdict where nothing is hidden, as an exact :class:`Chance` (the position is the
+    only "sample": its solve gets every sample's nodes)."""
     start = time.perf_counter()
-    result = solve(game, time_limit, node_limit, stop=stop, shorten_line=False)
-    wins = int(result.status == WINNABLE)
+    game = determinize(seen.view, random.Random(0))  # nothing to draw: the position itself
+    status = _outcome(game, (), limit.seconds, limit.whole, stop)
     seconds = time.perf_counter() - start
-    return Chance(wins, 1, int(result.status == UNKNOWN), None, seconds, exact=True)
+    return Chance(int(status == WINNABLE), 1, int(status == UNKNOWN), None, seconds, exact=True)
 
 
 def win_chance(
     game: Game,
     samples: int = 32,
-    time_limit: float = 2.0,
-    node_limit: int | None = None,
+    time_limit: float | None = None,
+    node_limit: int | None = NODES,
     seed: int | None = None,
     stop: Stop | None = None,
 ) -> Chance:
     """The chance to win ``game`` from what its player can see.
 
-    Each of ``samples`` determinizations (:mod:`.sampling`) is solved by the thoughtful solver;
-    ``time_limit`` seconds is the whole call's budget, shared among them, ``node_limit`` the
-    positions each solve may expand (with a ``seed``, results are then the same every run).
-    ``stop()`` cancels it: the samples not yet solved count as undecided. Where nothing is
-    hidden, the answer is the thoughtful verdict itself. The game is not changed.
+    Each of ``samples`` determinizations (:mod:`.sampling`) is solved by the thoughtful solver,
+    each solve expanding at most ``node_limit`` positions; ``time_limit`` seconds (None: no
+    clock) is the whole call's budget, shared among them. The samples come from ``seed``, or
+    by default from the visible position: asking twice, or about a game the player cannot
+    tell apart, gives the same chance. ``stop()`` cancels it: the samples not yet solved are
+    undecided. Where nothing is hidden, the answer is the thoughtful verdict itself. The game
+    is not changed.
     """
-    check_budget(game, samples, time_limit, node_limit)
-    view = visible_view(game)
-    if view.hidden == 0:
-        return thoughtful_chance(game, time_limit, node_limit, stop)
-    rng, seed = make_rng(seed)
-    budget, start = Budget(time_limit, samples, stop), time.perf_counter()
-    wins = undecided = 0
-    for _ in range(samples):
-        sample = determinize(view, rng)  # drawn even when out of time: the same draws for a seed
-        seconds = budget.share()
-        if budget.stopped or seconds <= 0:
-            undecided += 1
-            continue
-        status = solve(sample, seconds, node_limit, stop=stop, shorten_line=False).status
-        wins += status == WINNABLE
-        undecided += status not in (WINNABLE, UNWINNABLE)
-    return Chance(
-        wins, samples, undecided, seed, time.perf_counter() - start, False, budget.stopped
-    )
+    limit = check_budget(game, samples, time_limit, node_limit)
+    return SamplingEvaluator(seed).evaluate(Seen.of(game, line=False), limit, stop)

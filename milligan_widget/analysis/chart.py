@@ -33,6 +33,7 @@ from milligan_widget.search.solver import UNWINNABLE, WINNABLE
 from .words import move_name, turning_point_words
 
 if TYPE_CHECKING:
+    from .evaluate import Chance
     from .review import Review, ReviewEntry
 
 MAX_POINTS = 400  #: the most points a chart draws (a longer review is thinned)
@@ -288,11 +289,17 @@ def _runs(values: Sequence[int], present: Sequence[bool]) -> list[list[int]]:
     return [run for run in runs if run]
 
 
+def drawn(entry: ReviewEntry) -> Chance | None:
+    """The chance a chart draws for ``entry``: none where it was not measured or where the
+    solver decided no sample (a point there would say a chance nobody knows)."""
+    return entry.chance if entry.chance is not None and entry.chance.known else None
+
+
 def _band_and_line(frame: Frame, entries: Sequence[ReviewEntry], kept: Sequence[int]) -> str:
     """The interval as a band and the chance as a line, broken where a chance is missing."""
     parts = []
-    for run in _runs(kept, [entries[i].chance is not None for i in kept]):
-        chances = [(i, entries[i].chance) for i in run]
+    for run in _runs(kept, [drawn(entries[i]) is not None for i in kept]):
+        chances = [(i, drawn(entries[i])) for i in run]
         tops = [f"{_f(frame.x(i))},{_f(frame.y(c.high))}" for i, c in chances if c]
         lows = [f"{_f(frame.x(i))},{_f(frame.y(c.low))}" for i, c in reversed(chances) if c]
         line = [f"{_f(frame.x(i))},{_f(frame.y(c.p))}" for i, c in chances if c]
@@ -371,7 +378,7 @@ def _turning_point(frame: Frame, review: Review) -> str:
     label = f"move {turn + 1}: {move_name(entry.move)} — no win after it"
     fits = x + 4 + 6.6 * len(label) <= frame.width - 2  # ~6.6 px a character, bold
     anchor, dx = ("start", 4) if fits else ("end", -4)
-    chance = entry.chance
+    chance = drawn(entry)
     ring = ""
     if chance is not None:
         ring = f'<circle cx="{_f(frame.x(turn))}" cy="{_f(frame.y(chance.p))}" r="5"/>'
@@ -426,9 +433,9 @@ def _points(
     for i in kept:
         entry = entries[i]
         x = frame.x(i)
-        dot = ""
-        if entry.chance is not None:
-            dot = f'<circle cx="{_f(x)}" cy="{_f(frame.y(entry.chance.p))}" r="{radius}"/>'
+        dot, chance = "", drawn(entry)
+        if chance is not None:
+            dot = f'<circle cx="{_f(x)}" cy="{_f(frame.y(chance.p))}" r="{radius}"/>'
         points.append(
             f'<g class="mm-point" data-ply="{entry.ply}">'
             f"<title>{escape(point_words(entry, comments.get(entry.ply + 1)))}</title>"

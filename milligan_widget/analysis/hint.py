@@ -17,7 +17,7 @@ each sample. The candidates are found on a determinization too, never on the gam
 from __future__ import annotations
 
 import heapq
-import time
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -28,8 +28,9 @@ from milligan_widget.search.greedy import greedy, position_score
 from milligan_widget.search.solver import UNKNOWN, UNWINNABLE, WINNABLE, solve
 
 from .advice import Hint
-from .chance import Budget, Chance, Stop, check_budget
-from .sampling import VisibleView, determinize, make_rng, visible_view
+from .chance import SamplingEvaluator, check_budget
+from .evaluate import NODES, SAMPLES, Chance, Evaluator, Limit, Seen, Stop
+from .sampling import determinize, visible_view
 
 WIDTH = 6  #: quiet candidate positions judged besides dealing at once and the greedy line
 REVEALS = 3  #: candidate lines ending in a move that turns up a face-down card
@@ -166,72 +167,46 @@ def _unique(lines: Sequence[Line]) -> list[Line]:
 # ----------------------------------------------------------------------------- judging
 
 
-def _outcome(
-    sample: Game, line: Line, seconds: float, node_limit: int | None, stop: Stop | None
-) -> str:
-    game = sample.copy(history=False)
-    for move in line.all_moves:
-        game.play(move)
-    if game.status != "playing":
-        return WINNABLE if game.status == "won" else UNWINNABLE
-    if seconds <= 0:
-        return UNKNOWN
-    return solve(game, seconds, node_limit, stop=stop, shorten_line=False).status
-
-
 def judge(
-    view: VisibleView,
+    seen: Seen,
     lines: Sequence[Line],
-    samples: int,
-    time_limit: float,
-    node_limit: int | None,
-    seed: int | None,
+    limit: Limit,
+    evaluator: Evaluator,
     stop: Stop | None = None,
 ) -> Plan:
-    """Each line's chance on the same ``samples`` determinizations of ``view``, best first
-    (ties keep the order of ``lines``)."""
-    rng, seed = make_rng(seed)
-    budget, start = Budget(time_limit, samples * len(lines), stop), time.perf_counter()
-    wins, undecided = [0] * len(lines), [0] * len(lines)
-    for _ in range(samples):
-        sample = determinize(view, rng)
-        for i, line in enumerate(lines):
-            status = _outcome(sample, line, budget.share(), node_limit, stop)
-            wins[i] += status == WINNABLE
-            undecided[i] += status == UNKNOWN
-    seconds = time.perf_counter() - start
-    judged = [
-        Judged(line, Chance(w, samples, u, seed, seconds, stopped=budget.stopped))
-        for line, w, u in zip(lines, wins, undecided, strict=True)
-    ]
+    """Each line's chance from ``seen`` by ``evaluator`` (on the same samples, for the
+    sampler), best first (ties keep the order of ``lines``)."""
+    chances = evaluator.weigh_lines(seen, [line.all_moves for line in lines], limit, stop)
+    judged = [Judged(line, chance) for line, chance in zip(lines, chances, strict=True)]
     order = sorted(range(len(judged)), key=lambda i: -judged[i].chance.wins)
-    return Plan(tuple(judged[i] for i in order), seed)
+    return Plan(tuple(judged[i] for i in order), chances[0].seed if chances else None)
 
 
 def honest_plan(
     game: Game,
-    samples: int = 16,
-    time_limit: float = 2.0,
-    node_limit: int | None = None,
+    samples: int = SAMPLES,
+    time_limit: float | None = None,
+    node_limit: int | None = NODES,
     seed: int | None = None,
     stop: Stop | None = None,
 ) -> Plan:
     """Every candidate line from ``game`` judged on shared samples (see the module's docstring);
-    ``time_limit`` is the whole call's budget. The game is not changed."""
-    check_budget(game, samples, time_limit, node_limit)
-    view = visible_view(game)
-    rng, seed = make_rng(seed)
-    probe = determinize(view, rng)
-    seen = set(game.line_keys()) if not any(view.face_down) else set()  # all visible then
-    lines = candidate_lines(probe, seen)
-    return judge(view, lines, samples, time_limit, node_limit, rng.randrange(2**63), stop)
+    ``time_limit`` (None: no clock) is the whole call's budget, ``node_limit`` each solve's.
+    The samples come from ``seed``, or by default from what the player sees (the position and
+    its line of play): the same position, the same plan. The game is not changed."""
+    limit = check_budget(game, samples, time_limit, node_limit)
+    seen = Seen.of(game)
+    rng = random.Random(seen.seed("plan") if seed is None else seed)
+    probe = determinize(seen.view, rng)
+    lines = candidate_lines(probe, set(seen.line))
+    return judge(seen, lines, limit, SamplingEvaluator(rng.randrange(2**63)), stop)
 
 
 def honest_hint(
     game: Game,
-    samples: int = 16,
-    time_limit: float = 2.0,
-    node_limit: int | None = None,
+    samples: int = SAMPLES,
+    time_limit: float | None = None,
+    node_limit: int | None = NODES,
     seed: int | None = None,
     stop: Stop | None = None,
 ) -> Hint:
@@ -239,9 +214,9 @@ def honest_hint(
     reason in a player's words. Where nothing is hidden it is the thoughtful solver's hint
     (everything it knows, the player sees). ``status`` is the thoughtful verdict only then;
     otherwise "unknown" (the real hidden cards are never read)."""
-    check_budget(game, samples, time_limit, node_limit)
+    limit = check_budget(game, samples, time_limit, node_limit)
     if visible_view(game).hidden == 0:
-        return _open_hint(game, time_limit, node_limit, stop)
+        return _open_hint(game, limit, stop)
     plan = honest_plan(game, samples, time_limit, node_limit, seed, stop)
     moves = plan.best.line.all_moves or fallback_line(game, plan.seed)
     return Hint(moves[0], plan.reason(), "honest", UNKNOWN)
@@ -249,15 +224,17 @@ def honest_hint(
 
 def fallback_line(game: Game, seed: int | None = None) -> tuple[Move, ...]:
     """Greedy's move where no candidate moves at all (the stock is empty, nothing can turn
-    up): chosen on a determinization, as greedy would weigh a card it turns up."""
-    view = visible_view(game)
-    probe = determinize(view, make_rng(seed)[0]) if view.hidden else game
+    up): chosen on a determinization (from ``seed``, else from what the player sees), as
+    greedy would weigh a card it turns up."""
+    seen = Seen.of(game)
+    rng = random.Random(seen.seed("fallback") if seed is None else seed)
+    probe = determinize(seen.view, rng) if seen.view.hidden else game
     move = greedy(probe)
     return (move,) if move is not None else tuple(game.legal_moves[:1])
 
 
-def _open_hint(game: Game, time_limit: float, node_limit: int | None, stop: Stop | None) -> Hint:
-    result = solve(game, time_limit, node_limit, stop=stop)
+def _open_hint(game: Game, limit: Limit, stop: Stop | None) -> Hint:
+    result = solve(game, limit.seconds, limit.whole, stop=stop)
     if result.status == WINNABLE:
         hint = Hint.on_line(result.moves)
         return Hint(hint.move, hint.reason + " (nothing is hidden)", "honest", WINNABLE, hint.line)

@@ -1,9 +1,11 @@
 """A review of a game: for every move, the thoughtful verdict, the honest chance, the mistake.
 
 The verdict before each move is the thoughtful solver's (it knows the hidden cards: a review
-looks back at a game once it is played); the chance is honest (:func:`.win_chance`, from what
-the player saw). The turning point is the move after which the deal could no longer be won.
-A move that matches one of the common mistakes of docs/rules.md §2.9 is named.
+looks back at a game once it is played); the chance is honest (the sampler's, from what the
+player saw, through the one cache of chances: a position the widget's indicator or an earlier
+review weighed is not weighed again). The turning point is the move after which the deal
+could no longer be won. A move that matches one of the common mistakes of docs/rules.md §2.9
+is named.
 
 >>> from milligan_widget import Game
 >>> game = Game.new(27)
@@ -26,8 +28,10 @@ from milligan_widget.engine.game import Game
 from milligan_widget.engine.moves import Move
 from milligan_widget.search.solver import UNKNOWN, UNWINNABLE, WINNABLE, solve
 
-from .chance import Chance, Stop, check_budget, win_chance
+from .cache import CHANCES
+from .chance import SamplingEvaluator, check_budget
 from .chart import review_svg
+from .evaluate import NODES, Chance, Limit, Seen, Stop
 from .report import review_page, summary_html
 from .words import turning_point_words
 
@@ -234,9 +238,12 @@ def review_steps(
     stop: Stop | None = None,
 ) -> Iterator[ReviewEntry]:
     """The entries of :func:`review`, one at a time (a caller can do one move's work at a
-    time and stop between them). Each move gets ``time_limit`` seconds: half for the verdict,
-    half for the chance."""
+    time and stop between them). Each move's verdict gets half of ``time_limit`` seconds (and
+    ``node_limit`` positions); its chance ``samples`` sampled stocks of ``node_limit``
+    (default :data:`.evaluate.NODES`) positions each and no clock, as the widget's indicator
+    weighs it: the same position, the same chance."""
     _check(game, time_limit, samples, node_limit)
+    limit = Limit(NODES if node_limit is None else node_limit, samples)
     base = random.Random(seed).getrandbits(63) if seed is not None else None
     for ply, (before, status, move) in enumerate(_positions(game)):
         if stop is not None and stop():
@@ -245,8 +252,13 @@ def review_steps(
         chance = None
         if status == "playing" and not (stop is not None and stop()):
             entry_seed = None if base is None else base + ply
-            chance = win_chance(before, samples, time_limit / 2, node_limit, entry_seed, stop)
+            chance = weigh(before, limit, entry_seed, stop)
         yield ReviewEntry(ply, str(move), verdict, chance, mistake(before, move))
+
+
+def weigh(game: Game, limit: Limit, seed: int | None, stop: Stop | None) -> Chance:
+    """The sampler's chance for ``game`` (from ``seed``, else from what is seen), cached."""
+    return CHANCES.evaluate(Seen.of(game, line=False), SamplingEvaluator(seed), limit, stop)
 
 
 def _positions(game: Game) -> Iterator[tuple[Game, str, Move]]:

@@ -99,10 +99,3 @@ def determinize(view: VisibleView, rng: random.Random) -> Game:
         face_down=view.face_down,
     )
 
-
-def make_rng(seed: int | None) -> tuple[random.Random, int]:
-    """A generator for ``seed``, and the seed (``None`` draws one at random, from the system:
-    never from the game)."""
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**63)
-    return random.Random(seed), seed

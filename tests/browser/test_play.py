@@ -531,7 +531,7 @@ def test_a_whole_game_won_by_real_mouse_gestures(notebook: Notebook) -> None:
     # The win counts: the Statistics sheet (in the "⋯" menu) shows it as Python has it.
     won, peeked, won_peeking = notebook.kernel.eval(
         "(lambda p: (p.won, p.peeked, p.won_peeking))"
-        "(__import__('milligan_widget.studies.stats').stats.Stats().summary().get('classic'))"
+        "(__import__('milligan_widget.studies.stats').studies.stats.Stats().summary().get('classic'))"
     )
     assert won >= 1
     notebook.widget.locator('button[data-action="more"]').click()

@@ -82,17 +82,17 @@ def test_a_widget_made_with_peek_on_counts_its_games_as_peeked(tmp_path: Path) -
 
 
 class SlowChance:
-    """Stands in for ``analysis.win_chance``: the first call waits until stopped (or 10 s)."""
+    """Stands in for the sampler's ``evaluate``: each call waits until stopped (or 10 s)."""
 
     def __init__(self, monkeypatch) -> None:
         import threading
 
-        from milligan_widget import analysis
+        from milligan_widget.analysis import SamplingEvaluator
 
         self.started, self.stopped = threading.Semaphore(0), []
-        real = analysis.win_chance
+        real = SamplingEvaluator.evaluate
 
-        def slow(game, *args, stop=None, **kwargs):
+        def slow(evaluator, seen, limit, stop=None):
             import time
 
             self.started.release()
@@ -100,9 +100,9 @@ class SlowChance:
             while not self.stopped and not stop() and time.monotonic() < deadline:
                 time.sleep(0.005)
             self.stopped.append(stop())
-            return real(game, *args, stop=stop, **kwargs)
+            return real(evaluator, seen, limit, stop)
 
-        monkeypatch.setattr(analysis, "win_chance", slow)
+        monkeypatch.setattr(SamplingEvaluator, "evaluate", slow)
 
 
 def test_the_honest_chance_is_weighed_after_each_move_and_stopped_by_the_next(
@@ -113,6 +113,7 @@ def test_the_honest_chance_is_weighed_after_each_move_and_stopped_by_the_next(
     shown = widget(check_winnable=True, winnable_time=30)
     assert shown.wait(30) and shown.analysis["state"] == "chance"
     assert "sampled stocks win" in shown.analysis["why"]
+    opening = shown.analysis
     slow = SlowChance(monkeypatch)
     shown.deal()
     assert slow.started.acquire(timeout=10)
@@ -121,6 +122,50 @@ def test_the_honest_chance_is_weighed_after_each_move_and_stopped_by_the_next(
     start = time.perf_counter()
     shown.undo()  # the position changes: the chance being weighed is stopped
     assert time.perf_counter() - start < 0.5  # never blocking a move
-    assert slow.started.acquire(timeout=10)  # the new position is weighed
     assert shown.wait(30) and slow.stopped[0] is True
-    assert shown.analysis["state"] == "chance" and shown.view["stats"]["moves"] == 0
+    assert shown.analysis == opening  # weighed before: from the cache, not weighed again
+    assert not slow.started.acquire(timeout=0.2)
+    shown.deal()  # the stopped chance was not kept: the position is weighed afresh
+    assert slow.started.acquire(timeout=10) and shown.wait(30)
+    assert shown.analysis["state"] == "chance"
+    shown.undo()
+    assert shown.wait(30) and shown.analysis == opening
+    assert shown.view["stats"]["moves"] == 0
+
+
+def test_the_indicator_hint_and_review_weigh_each_position_once(monkeypatch) -> None:
+    """The indicator weighs each position after a move; Hint asked twice and a review of the
+    game take what was weighed from the one cache of chances, never sampling it again."""
+    from milligan_widget import analysis
+    from milligan_widget.analysis import SamplingEvaluator
+    from milligan_widget.analysis.cache import CHANCES
+    from milligan_widget.widget.assistant.review import ReviewSettings
+
+    CHANCES.clear()
+    weighed, hints = [], []
+    evaluate, honest_hint = SamplingEvaluator.evaluate, analysis.honest_hint
+
+    def counting(evaluator, seen, limit, stop=None):
+        weighed.append(seen.key)
+        return evaluate(evaluator, seen, limit, stop)
+
+    def hint(*args, **kwargs):
+        hints.append(args[0].ply)
+        return honest_hint(*args, **kwargs)
+
+    monkeypatch.setattr(SamplingEvaluator, "evaluate", counting)
+    monkeypatch.setattr(analysis, "honest_hint", hint)
+    budget = HonestBudget(samples=4, node_limit=20_000)  # the samples drawn from the position
+    shown = MilliganWidget(seed=8, stats=False, autosave=False, honest=budget,
+                           check_winnable=True, winnable_time=30)  # fmt: skip
+    chances = []
+    for _ in range(2):
+        assert shown.wait(30) and shown.analysis["state"] == "chance"
+        chances.append(shown.analysis["why"])
+        shown.deal()
+    assert shown.wait(30) and len(weighed) == 3
+    assert shown.hint() == shown.hint() and hints == [2]
+    shown.review_settings = ReviewSettings(time_limit=0.5, samples=4, node_limit=20_000)
+    done = shown.review(wait=True)
+    assert done is not None and [str(e.chance) for e in done.entries] == chances
+    assert len(weighed) == len(set(weighed)) == 3

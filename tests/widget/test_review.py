@@ -21,13 +21,19 @@ from tests.widget.simulate import Browser, _lesson_widget
 
 review_module = importlib.import_module("milligan_widget.analysis.review")  # not the function
 QUICK = {"time_limit": 0.05, "samples": 2, "node_limit": 300, "seed": 1}
+HALF = Chance(1, 2)  # the stand-in's chance: 1 of 2 sampled stocks
 
 
 class Solver:
     """Stands in for the review's solver and chance: each verdict "winnable", each chance
     1 of 2; the solve number ``block_at`` (and later ones) waits until ``release`` is set."""
 
-    def __init__(self, monkeypatch: pytest.MonkeyPatch, block_at: int | None = None) -> None:
+    def __init__(
+        self,
+        monkeypatch: pytest.MonkeyPatch,
+        block_at: int | None = None,
+        chance: Chance = HALF,
+    ) -> None:
         self.calls = 0
         self.entered = threading.Event()
         self.release = threading.Event()
@@ -42,7 +48,7 @@ class Solver:
             return SolveResult("winnable")
 
         monkeypatch.setattr(review_module, "solve", solve)
-        monkeypatch.setattr(review_module, "win_chance", lambda *a, **k: Chance(1, 2))
+        monkeypatch.setattr(review_module, "weigh", lambda *a, **k: chance)
 
 
 def played(moves: int = 4) -> Game:
@@ -176,6 +182,15 @@ def test_the_caption_says_where_the_verdicts_and_the_chances_come_from(monkeypat
     entry = widget.game_review["entries"][0]
     assert entry["chance"]["text"] == "50% of 2 sampled stocks win (9–91%)"
     assert "the solver (which knows the stock): winnable" in entry["words"]
+
+
+def test_a_chance_nothing_was_decided_in_is_no_point_and_its_words_say_so(monkeypatch) -> None:
+    Solver(monkeypatch, chance=Chance(0, 2, 2))
+    widget, _ = shown()
+    widget.review(wait=True)
+    entry = widget.game_review["entries"][0]
+    assert entry["chance"] is None  # the chart draws no 0% there
+    assert "cannot tell: the solver decided none of 2 sampled stocks" in entry["words"]
 
 
 def test_reviewing_a_game_in_play_counts_it_as_peeked(monkeypatch) -> None:

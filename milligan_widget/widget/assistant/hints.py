@@ -22,6 +22,7 @@ from typing import Any
 
 from milligan_widget import analysis
 from milligan_widget.analysis import advice
+from milligan_widget.analysis.cache import CHANCES
 from milligan_widget.engine import Game, Move
 from milligan_widget.search.greedy import greedy_hint
 from milligan_widget.search.solver import UNKNOWN
@@ -104,9 +105,10 @@ class Hints:
             self._show(job.result)
             return job
         self.job = job
-        seconds = f"{self.seconds:g}"
-        who = "the solver" if self.peek else "the honest hint, on sampled stocks,"
-        self.host.publish(message=f"Thinking… ({who} has up to {seconds} s)", kind="thinking")
+        who = f"the solver has up to {self.seconds:g} s"
+        if not self.peek:
+            who = f"the honest hint weighs {self.honest.hint_limit(self.seconds).words()}"
+        self.host.publish(message=f"Thinking… ({who})", kind="thinking")
         solve = functools.partial(self._solve, job, game.copy())
         job.thread = self._workers.start(answer, self.host, job, solve, self._take, self._done)
         return job
@@ -132,12 +134,19 @@ class Hints:
 
     def _honest(self, job: Job, game: Game) -> advice.Hint | None:
         """The honest hint: it reads only what the player sees (its samples stand in for
-        the rest)."""
+        the rest). Kept in the one cache of chances: asked again, the same position gets
+        the same hint at once."""
         if game.status != "playing":
             return None
-        budget = self.honest
-        return analysis.honest_hint(game, budget.samples, job.seconds, budget.node_limit,
-                                    budget.seed, stop=job.stop.is_set)  # fmt: skip
+        budget, stop = self.honest, job.stop.is_set
+        limit = budget.hint_limit(job.seconds)
+        key = ("hint", analysis.Seen.of(game).key, budget.evaluator.identity, limit)
+
+        def hint() -> advice.Hint:
+            return analysis.honest_hint(game, limit.samples, limit.time, limit.nodes,
+                                        budget.seed, stop=stop)  # fmt: skip
+
+        return CHANCES.answer(key, hint, lambda _: not stop(), stop)
 
     def _done(self, job: Job) -> None:
         found = job.result

@@ -8,15 +8,18 @@ solver, which knows the stock, and every verdict says so (:func:`peeking`).
 
 >>> peeking("the solver sees a win from here in 12 moves")
 'the solver, which knows the stock, sees a win from here in 12 moves'
->>> HonestBudget(samples=8, node_limit=20_000, seed=3).samples
-8
+>>> HonestBudget(samples=8, node_limit=20_000, seed=3).limit(2.0)
+Limit(nodes=20000, samples=8, time=None)
+>>> HonestBudget(node_limit=None).limit(2.0).time
+2.0
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from milligan_widget.engine.errors import shown
+from milligan_widget.analysis import Limit, SamplingEvaluator
+from milligan_widget.analysis.evaluate import NODES, SAMPLES
 
 KNOWS = "the solver, which knows the stock,"
 
@@ -24,24 +27,32 @@ KNOWS = "the solver, which knows the stock,"
 @dataclass(frozen=True)
 class HonestBudget:
     """What the honest hint and chance may spend: ``samples`` sampled stocks, at most
-    ``node_limit`` positions per solve (None: only the time limit), and the ``seed`` of the
-    samples (None: fresh ones each time; a seed and a node limit make every answer the
-    same run after run)."""
+    ``node_limit`` positions per solve (None: the hint's and the indicator's seconds
+    instead), and the ``seed`` of the samples (None: drawn from what the player sees). With
+    a node limit no clock is read: the same position gets the same answer on any machine."""
 
-    samples: int = 16
-    node_limit: int | None = None
+    samples: int = SAMPLES
+    node_limit: int | None = NODES
     seed: int | None = None
 
     def __post_init__(self) -> None:
-        if isinstance(self.samples, bool) or not isinstance(self.samples, int) or self.samples < 1:
-            raise ValueError(
-                f"samples must be a whole number of at least 1, not {shown(self.samples)}"
-            )
-        limit = self.node_limit
-        if limit is not None and (
-            isinstance(limit, bool) or not isinstance(limit, int) or limit < 1
-        ):
-            raise ValueError(f"node_limit must be a whole number of at least 1, not {shown(limit)}")
+        Limit(self.node_limit, self.samples, 1.0)  # a ValueError in a player's words if bad
+
+    def limit(self, seconds: float) -> Limit:
+        """The budget of one chance: the node limit, or where there is none ``seconds``."""
+        return Limit(self.node_limit, self.samples, None if self.node_limit else seconds)
+
+    def hint_limit(self, seconds: float) -> Limit:
+        """The budget of one hint: it weighs each of its candidate lines (about ten) on
+        half the samples (8 of 20,000 positions: the honest player's own budget), and
+        ``seconds`` (Hint's 2 s) stay as a safety net: on an idle machine the node limit
+        ends every solve well before (a median 0.3 s), so the hint is the same every time;
+        on a busy one the clock keeps Hint within its seconds."""
+        return Limit(self.node_limit, max(1, self.samples // 2), seconds)
+
+    @property
+    def evaluator(self) -> SamplingEvaluator:
+        return SamplingEvaluator(self.seed)
 
 
 def peeking(words: str) -> str:

@@ -1,6 +1,7 @@
 """The "still winnable?" indicator's checks: with peek off, the honest chance to win from
-what the player sees (:func:`milligan_widget.analysis.win_chance`, state ``"chance"``: "62% of
-16 sampled stocks win (45–77%)"); with peek on, the solver's verdict (it knows the stock).
+what the player sees (the honest budget's evaluator, through the one cache of chances, state
+``"chance"``: "62% of 16 sampled stocks win (45–77%)"); with peek on, the solver's verdict
+(it knows the stock).
 Worked out in the background, one position at a time (always the newest).
 
 The assistant asks for a position's :meth:`Indicator.verdict` after each move: "checking"
@@ -23,6 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from milligan_widget import analysis
+from milligan_widget.analysis.cache import CHANCES
 from milligan_widget.engine import Game
 from milligan_widget.search import solver
 from milligan_widget.widget.assistant.honesty import HonestBudget
@@ -83,7 +85,8 @@ class Indicator:
             return self._verdict
         if self.peek:
             return "checking", f"the solver has up to {self.seconds:g} s"
-        return "checking", f"sampling stocks you cannot see, up to {self.seconds:g} s"
+        weighs = self.honest.limit(self.seconds).words()
+        return "checking", f"sampling stocks you cannot see: {weighs}"
 
     def drop(self) -> None:
         """Stop the check in progress (its result is dropped) and forget the verdict."""
@@ -144,7 +147,8 @@ class Indicator:
         return self._wake.wait(timeout=IDLE) or self._pending is not None
 
     def _chance(self, generation: int, game: Game, _job: Job, seconds: float) -> tuple[str, str]:
-        """The honest chance to win ``game`` from what its player sees, stopped once
+        """The honest chance to win ``game`` from what its player sees (from the one cache of
+        chances: a position weighed before is not weighed again), stopped once
         ``generation`` is stale."""
         budget = self.honest
 
@@ -155,9 +159,8 @@ class Indicator:
         if stale():
             return solver.UNKNOWN, ""  # dropped: the position changed meanwhile
         try:
-            chance = analysis.win_chance(
-                game, budget.samples, seconds, budget.node_limit, budget.seed, stop=stale
-            )
+            seen, limit = analysis.Seen.of(game, line=False), budget.limit(seconds)
+            chance = CHANCES.evaluate(seen, budget.evaluator, limit, stop=stale)
         except Exception:
             self._log.exception("MilliganWidget chance to win failed")
             return solver.UNKNOWN, "the chance could not be weighed: see the log"

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from milligan_widget import analysis
-from milligan_widget.analysis.chart import point_words
+from milligan_widget.analysis.chart import drawn, point_words
 from milligan_widget.analysis.words import mistake_words, turning_point_words
 from milligan_widget.engine import Game, savefile
 from milligan_widget.search import solver
@@ -124,7 +124,9 @@ def review_source(value: Any) -> Game:
 
 
 def _chance(entry: analysis.ReviewEntry) -> dict[str, Any] | None:
-    chance = entry.chance
+    """The chance the front end draws: none where none was measured or nothing could be
+    told (the entry's words say which)."""
+    chance = drawn(entry)
     if chance is None:
         return None
     return {"p": chance.p, "low": chance.low, "high": chance.high, "text": str(chance)}

@@ -1,0 +1,154 @@
+"""Positions from the honest player's games, with what a player sees there and how the game
+ended: the data a calibrated chance is fitted on (issue 32, "the chance is how often careful
+honest play wins from here").
+
+The honest player (``strategy.honest()``, its default budget and ``--seed``) plays each deal
+of ``--deals`` (only deals 1..1500: the deals above are kept for checks no fit has seen).
+Every ``--every``-th position of a game, and its opening, gives one row: the visible
+features (cards home, stock left, cards face down, low cards buried under others and how
+deep, reserve size, empty columns, cells in use, legal moves, the sampler's figure at a
+small node budget: won, decided and undecided samples) and, once the game is over, its
+outcome. A game's rows are appended to ``--out`` when it ends, so an interrupted run resumes
+where it stopped (the deals in the file are skipped; a game cut off midway is played again).
+
+Run:  python benchmarks/calibration_data.py --rules classic --deals 1..1500 --every 10
+      [--out benchmarks/results/calibration-classic.csv] [--samples 8] [--nodes 2000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from milligan_widget import Game  # noqa: E402
+from milligan_widget.analysis import win_chance  # noqa: E402
+from milligan_widget.strategy import honest  # noqa: E402
+from milligan_widget.studies.study import parse_deals  # noqa: E402
+
+Row = dict[str, Any]
+FIT_DEALS = range(1, 1501)  #: the only deals fitted on; those above are kept for checks
+LOW = 3  #: ranks up to this one (Ace, 2, 3) count as low cards
+MAX_MOVES = 2_000
+FIELDS = [
+    "rules", "deal", "player_seed", "ply", "home", "stock_left", "face_down", "buried_low",
+    "buried_depth", "reserve", "empty_columns", "cells_used", "legal_moves", "sample_wins",
+    "sample_decided", "sample_undecided", "sample_p", "won", "final_home", "game_moves",
+]  # fmt: skip
+
+
+def buried_low(game: Game) -> tuple[int, int]:
+    """How many low cards lie under another card in the tableau, and how many cards lie on
+    them in all (face-down cards are not seen, so not counted)."""
+    count = depth = 0
+    for column, down in zip(game.column_codes, game.face_down, strict=True):
+        for i in range(down, len(column) - 1):
+            if column[i] // 4 + 1 <= LOW:
+                count, depth = count + 1, depth + len(column) - 1 - i
+    return count, depth
+
+
+def features(game: Game, samples: int, nodes: int) -> dict[str, Any]:
+    """What a player sees of ``game``'s position, as numbers."""
+    low, depth = buried_low(game)
+    chance = win_chance(game, samples=samples, node_limit=nodes)
+    return {
+        "ply": game.ply,
+        "home": sum(game.foundation_heights),
+        "stock_left": game.stock_count,
+        "face_down": sum(game.face_down),
+        "buried_low": low,
+        "buried_depth": depth,
+        "reserve": len(game.reserve_codes),
+        "empty_columns": sum(1 for column in game.column_codes if not column),
+        "cells_used": sum(1 for cell in game.cell_codes if cell >= 0),
+        "legal_moves": len(game.legal_moves),
+        "sample_wins": chance.wins,
+        "sample_decided": chance.decided,
+        "sample_undecided": chance.undecided,
+        "sample_p": round(chance.p, 4) if chance.known else "",
+    }
+
+
+def play(rules: str, deal: int, seed: int, every: int, samples: int, nodes: int) -> list[Row]:
+    """One honest game of ``deal``: a row for its opening and every ``every``-th position."""
+    game, player, rows = Game.new(deal, rules), honest(seed=seed), list[Row]()
+    while game.ply < MAX_MOVES and game.status == "playing":
+        if game.ply % every == 0:
+            rows.append({"rules": rules, "deal": deal, "player_seed": seed}
+                        | features(game, samples, nodes))  # fmt: skip
+        move = player(game)
+        if move is None:
+            break
+        game.play(move)
+    ending = {"won": int(game.status == "won"), "final_home": sum(game.foundation_heights),
+              "game_moves": game.ply}  # fmt: skip
+    return [row | ending for row in rows]
+
+
+def done_deals(path: Path, rules: str, seed: int) -> set[int]:
+    """The deals whose rows are in ``path`` already (a resumed run skips them)."""
+    if not path.exists():
+        return set()
+    with path.open(newline="") as handle:
+        return {
+            int(row["deal"])
+            for row in csv.DictReader(handle)
+            if row["rules"] == rules and int(row["player_seed"]) == seed
+        }
+
+
+def to_play(deals: list[int], path: Path, rules: str, seed: int) -> Iterator[int]:
+    done = done_deals(path, rules, seed)
+    return (deal for deal in deals if deal not in done)
+
+
+def append(path: Path, rows: list[Row]) -> None:
+    """Add one game's rows (with the header if the file is new), flushed at once."""
+    new = not path.exists() or path.stat().st_size == 0
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a", newline="") as handle:
+        writer = csv.DictWriter(handle, FIELDS)
+        if new:
+            writer.writeheader()
+        writer.writerows(rows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rules", default="classic")
+    parser.add_argument("--deals", default="1..200", help="like 1..1500 (within 1..1500)")
+    parser.add_argument("--every", type=int, default=10, help="a row every this many moves")
+    parser.add_argument("--seed", type=int, default=0, help="the honest player's seed")
+    parser.add_argument("--samples", type=int, default=8, help="the sampler's figure: samples")
+    parser.add_argument("--nodes", type=int, default=2_000, help="... and positions a solve")
+    parser.add_argument("--out", type=Path, help="default benchmarks/results/calibration-RULES.csv")
+    args = parser.parse_args()
+    try:
+        deals = parse_deals(args.deals)
+    except argparse.ArgumentTypeError as error:
+        parser.error(str(error))
+    outside = [deal for deal in deals if deal not in FIT_DEALS]
+    if outside:
+        parser.error(f"deal {outside[0]} is not in 1..1500: the deals above are kept for checks")
+    if args.every < 1:
+        parser.error("--every must be at least 1")
+    out = args.out or REPO / "benchmarks" / "results" / f"calibration-{args.rules}.csv"
+    for deal in to_play(deals, out, args.rules, args.seed):
+        start = time.perf_counter()
+        rows = play(args.rules, deal, args.seed, args.every, args.samples, args.nodes)
+        append(out, rows)
+        won = "won" if rows and rows[0]["won"] else "lost"
+        print(f"{args.rules} deal {deal}: {won}, {len(rows)} rows, "
+              f"{time.perf_counter() - start:.1f} s", flush=True)  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,58 @@
+"""benchmarks/calibration_data.py: the features it reads, the deals it refuses, and how an
+interrupted run resumes."""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from milligan_widget import Game
+from tests.staging import stage
+
+PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "calibration_data.py"
+spec = importlib.util.spec_from_file_location("calibration_data", PATH)
+assert spec is not None and spec.loader is not None
+data = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(data)
+
+
+def test_buried_low_cards_are_counted_with_the_cards_on_them():
+    """Column 1 gets A♣ under 9♥ 8♠ (two on it); the top card of a column is not buried."""
+    game = stage({1: "AC 9H 8S", 2: "2D"}, stock_empty=False)
+    assert data.buried_low(game) == (1, 2)
+
+
+def test_a_row_holds_what_a_player_sees_and_the_sampler_s_figure():
+    row = data.features(Game.new(3), samples=2, nodes=500)
+    assert (row["ply"], row["home"], row["stock_left"]) == (0, 0, 96)
+    assert row["sample_decided"] + row["sample_undecided"] == 2
+
+
+def test_deals_above_1500_are_refused(monkeypatch, tmp_path, capsys):
+    out = tmp_path / "rows.csv"
+    monkeypatch.setattr(sys, "argv", ["x", "--deals", "1500..1501", "--out", str(out)])
+    with pytest.raises(SystemExit):
+        data.main()
+    assert "1501 is not in 1..1500" in capsys.readouterr().err and not out.exists()
+
+
+def test_an_interrupted_run_resumes_after_the_deals_it_wrote(monkeypatch, tmp_path):
+    """Each game's rows go out when it ends: a second run plays only the deals missing."""
+    played = []
+
+    def play(rules, deal, seed, every, samples, nodes):
+        played.append(deal)
+        return [{field: 0 for field in data.FIELDS} | {"rules": rules, "deal": deal}]
+
+    monkeypatch.setattr(data, "play", play)
+    out = tmp_path / "rows.csv"
+    data.append(out, play("classic", 1, 0, 10, 8, 2000))  # the run before stopped after deal 1
+    monkeypatch.setattr(sys, "argv", ["x", "--deals", "1..3", "--out", str(out)])
+    data.main()
+    assert played == [1, 2, 3]  # deal 1 by the run before; 2 and 3 now
+    with out.open(newline="") as handle:
+        assert [int(row["deal"]) for row in csv.DictReader(handle)] == [1, 2, 3]
