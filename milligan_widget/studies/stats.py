@@ -176,7 +176,7 @@ def rules_from_key(key: str) -> Rules:
     """The rules a :func:`rules_key` names; a :class:`~milligan_widget.RulesError` otherwise."""
     if isinstance(key, str) and key.startswith("{"):
         try:
-            options = parse(key, SPOOL_BYTES)  # a key read from the file may be anything
+            options = parse(key)  # a key read from the file may be anything: bounded
         except SaveFileError:
             raise StatsError(f"{shown(key)} is not a set of rule options") from None
         return Rules.from_dict(options)
