@@ -16,11 +16,12 @@ True
 from .chance import Chance, win_chance
 from .chart import review_svg
 from .hint import Plan, honest_hint, honest_plan
-from .review import Review, ReviewEntry, final_verdict, mistake, review, review_steps
+from .review import Flag, Review, ReviewEntry, final_verdict, mistake, review, review_steps
 from .sampling import VisibleView, determinize, visible_view
 
 __all__ = [
     "Chance",
+    "Flag",
     "Plan",
     "Review",
     "ReviewEntry",
