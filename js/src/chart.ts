@@ -264,8 +264,8 @@ export class ReviewChart {
     strip(body, this.frame, data);
     axis(body, this.frame);
     turningPoint(body, this.frame, data);
-    flags(body, this.frame, data);
     points(body, this.frame, data.entries);
+    flags(body, this.frame, data); // above the points' hit areas: a click on a flag is the flag's
     body.append(this.marker);
     this.el.replaceChildren(titled(svg("g"), chartSummary(data)), defs, body);
     this.el.setAttribute("aria-label", `${chartSummary(data)}. Arrow keys move through the game.`);

@@ -344,9 +344,11 @@ export class ReplayPanel {
     if (!current) return;
     current.classList.add("mw-current");
     current.setAttribute("aria-current", "step");
-    // Keep the current move in sight inside the list, without scrolling the notebook.
+    // Keep the current move and the next (the one about to be played: a review's flag is on
+    // it) in sight inside the list, without scrolling the notebook.
+    const next = (current.nextElementSibling as HTMLElement | null) ?? current;
     const top = current.offsetTop; // the list is the offset parent
-    const bottom = top + current.offsetHeight;
+    const bottom = next.offsetTop + next.offsetHeight;
     if (top < this.list.scrollTop) this.list.scrollTop = top - 4;
     else if (bottom > this.list.scrollTop + this.list.clientHeight) {
       this.list.scrollTop = bottom - this.list.clientHeight + 4;

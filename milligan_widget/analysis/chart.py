@@ -159,8 +159,8 @@ def review_svg(
         _strip(frame, review, kept),
         _axis(frame, len(entries)),
         _turning_point(frame, review),
-        _flags(frame, review),
         _points(frame, entries, kept, comments or {}),
+        _flags(frame, review),  # above the points' hit areas: a click on a flag is the flag's
         legend,
         "" if entries else _empty_note(frame),
     ]

@@ -5,6 +5,7 @@ light and dark (docs/widget-review.png, docs/widget-review-dark.png)."""
 
 from __future__ import annotations
 
+import itertools
 import re
 import shutil
 from collections.abc import Iterator
@@ -73,6 +74,69 @@ def test_a_lost_game_is_reviewed_and_its_chart_moves_the_viewer(notebook: Notebo
         _wide(nb)
         set_theme(nb, "JupyterLab Light")
         nb.kernel.run("widget.stop_replay()")
+        fresh_game(nb)
+
+
+# Every fourth move flagged as a made-up common mistake (the review's own check stood in for,
+# in the kernel): on a 71-move chart, flags 4 moves (36 px) apart have room, and the pairs
+# the stand-in adds one move later share a mark.
+CROWDED = """
+import importlib
+_review_module = importlib.import_module("milligan_widget.analysis.review")  # not the function
+_real_mistake = _review_module.mistake
+_plies = iter(range(10_000))
+_review_module.mistake = lambda game, move: (
+    "a made-up habit" if next(_plies) % 4 in (1, 2) else None)
+widget.review(wait=True, time_limit=0.1, samples=2, node_limit=1_000, seed=1)
+_review_module.mistake = _real_mistake
+"""
+
+
+def test_crowded_flags_share_a_mark_and_each_is_reached(notebook: Notebook) -> None:
+    nb = notebook
+    nb.kernel.run(SETUP)
+    nb.kernel.run(CROWDED)
+    try:
+        replay = nb.widget.locator(".mw-replay")
+        expect(replay).to_have_attribute("data-review", "done")
+        flags = nb.kernel.eval("[f['ply'] for f in widget.game_review['flags']]")
+        chart = replay.locator("svg.mw-review-chart")
+        marks = chart.locator(".mm-flag")
+        groups = [[int(p) for p in m.split()] for m in marks.evaluate_all(
+            "marks => marks.map(m => m.getAttribute('data-plies'))")]  # fmt: skip
+        assert sorted(p for group in groups for p in group) == flags
+        assert len(groups) < len(flags) and max(len(g) for g in groups) == 2
+        xs = [box["x"] for box in (marks.nth(i).bounding_box() for i in range(marks.count()))]
+        width = marks.first.bounding_box()["width"]
+        assert all(b - a > width for a, b in itertools.pairwise(xs)), "flag marks overlap"
+        pair = next(g for g in groups if len(g) == 2)
+        mark = chart.locator(f'.mm-flag[data-ply="{pair[0]}"]')
+        expect(mark.locator(".mm-count")).to_have_text("2")
+        count = replay.locator(".mw-replay-count")
+        total = nb.kernel.eval("len(_lost.history)")
+        mark.click()  # the first of the two, then the second
+        expect(count).to_have_text(f"Move {pair[0]} of {total}")
+        mark.click()
+        expect(count).to_have_text(f"Move {pair[1]} of {total}")
+        # Shift+→ and Shift+←: the next and previous flagged moves, wherever the viewer is.
+        chart.focus()
+        nb.page.keyboard.press("Shift+ArrowRight")
+        after = next(p for p in flags if p > pair[1])
+        expect(count).to_have_text(f"Move {after} of {total}")
+        nb.page.keyboard.press("Shift+ArrowLeft")
+        expect(count).to_have_text(f"Move {pair[1]} of {total}")
+        assert nb.kernel.eval("len(widget.game.history)") == pair[1]
+        # The list says each flag; the move that lost the win names the better move.
+        said = replay.locator(f'li[data-ply="{pair[0] + 1}"] .mw-move-flag')
+        expect(said).to_have_text("Inaccuracy: a made-up habit.")
+        turn = nb.kernel.eval("widget.game_review['turning_point']")
+        if turn is not None:
+            blunder = replay.locator(f'li[data-ply="{turn + 1}"] .mw-move-flag')
+            expect(blunder).to_contain_text("Blunder: ")
+            expect(blunder).to_contain_text("Better: ")
+        nb.screenshot("review-crowded-flags.png")
+    finally:
+        nb.kernel.run("_review_module.mistake = _real_mistake; widget.stop_replay()")
         fresh_game(nb)
 
 
