@@ -246,9 +246,8 @@ export class Board {
       // One Tab stop per pile, its top card, as the arrow keys go (Up and Down reach the
       // cards of a run below it). Written only when it changes: setting it on the focused
       // card, even to the same value, makes the browser lay out the page to check the card
-      // can keep the focus.
-      // (The attribute is read, not the property: a new card reads -1 with no attribute, and
-      // then cannot take the focus at all.)
+      // can keep the focus. The attribute is compared, not the property: a new card's
+      // property reads -1 with no attribute, and without one it cannot take the focus.
       const tab = movable && i === last ? "0" : "-1";
       if (el.getAttribute("tabindex") !== tab) el.setAttribute("tabindex", tab);
       // The class is read back, not remembered: setCard rewrites the class list.

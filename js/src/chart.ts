@@ -153,7 +153,7 @@ const SEVERITY: FlagLabel[] = ["inaccuracy", "mistake", "blunder"];
 /** The most flagged moves a mark's tooltip lists (analysis/chart.py TITLE_FLAGS). */
 const TITLE_FLAGS = 4;
 
-/** A flag's triangle, pointing down at the move (analysis/chart.py flag_path). */
+/** A flag's triangle, pointing down at the move (analysis/chart.py _flag_path). */
 function flagPath(label: FlagLabel, x: number): string {
   return label === "blunder" ? `M${f(x - 5.5)} ${f(TOP - 4)}h11l-5.5 10z` : `M${f(x - 4)} ${f(TOP - 2)}h8l-4 7z`;
 }

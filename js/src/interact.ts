@@ -62,12 +62,11 @@ function inside(r: DOMRect, x: number, y: number): boolean {
   return x >= r.left && x < r.right && y >= r.top && y < r.bottom;
 }
 
-/** The pile name and card index an element belongs to. */
 /** Where a card or pile sits: its pile and, for a card, its index in the pile. */
 type Place = { pile: string; index: number | null };
 
 /** "the 7 of hearts", or "the 7 of hearts and the 2 cards on it" (`codes`: bottom to top). */
-export function heldWords(codes: string[]): string {
+function heldWords(codes: string[]): string {
   const lead = `the ${cardName(codes[0] ?? "")}`;
   const rest = codes.length - 1;
   return rest ? `${lead} and the ${rest === 1 ? "card" : `${rest} cards`} on it` : lead;
@@ -84,6 +83,7 @@ function centreX(el: Element | undefined): number {
   return r ? r.left + r.width / 2 : 0;
 }
 
+/** The pile name and card index an element belongs to. */
 function locate(node: EventTarget | null): Place | null {
   if (!(node instanceof Element)) return null;
   const pile = node.closest<HTMLElement>("[data-pile]");

@@ -416,7 +416,7 @@ def flag_groups(plies: Sequence[int], positions: int, width: int = 720) -> list[
     return groups
 
 
-def flag_path(label: str, x: float, top: float) -> str:
+def _flag_path(label: str, x: float, top: float) -> str:
     """A flag mark's triangle, pointing down at the move: a blunder's larger."""
     if label == "blunder":
         return f"M{_f(x - 5.5)} {_f(top - 4)}h11l-5.5 10z"
@@ -435,7 +435,7 @@ def _flags(frame: Frame, review: Review) -> str:
         members = [flags[ply] for ply in group]
         label = max((flag.label for flag in members), key=SEVERITY.index)
         x = (frame.x(group[0]) + frame.x(group[-1])) / 2
-        title = "\n".join(flag_title(flag, flag_words(flag)) for flag in members[:TITLE_FLAGS])
+        title = "\n".join(_flag_title(flag, flag_words(flag)) for flag in members[:TITLE_FLAGS])
         if len(members) > TITLE_FLAGS:
             title += f"\nand {len(members) - TITLE_FLAGS} more (a click goes to each in turn)"
         count = ""
@@ -446,12 +446,12 @@ def _flags(frame: Frame, review: Review) -> str:
         marks.append(
             f'<g class="mm-flag" data-label="{label}" data-ply="{group[0]}" data-plies="{plies}">'
             f"<title>{escape(title)}</title>"
-            f'<path d="{flag_path(label, x, frame.top)}"/>{count}</g>'
+            f'<path d="{_flag_path(label, x, frame.top)}"/>{count}</g>'
         )
     return "".join(marks)
 
 
-def flag_title(flag: Flag, words: str) -> str:
+def _flag_title(flag: Flag, words: str) -> str:
     """A flagged move's line in a mark's tooltip: "move 5: dealing a row — Blunder: …"."""
     return f"move {flag.ply + 1}: {move_name(flag.move)} — {words}"
 
