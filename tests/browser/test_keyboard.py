@@ -36,8 +36,8 @@ def _plan(text):
     move = _Move.parse(text)
     count = _views.move_count(widget.game, move)
     view = widget.view
-    pile = "reserve" if move.source == "reserve" else None
-    cards = view["reserve"] if pile else view["columns"][int(move.source[1:]) - 1]
+    source = move.source
+    cards = view["reserve"] if source == "reserve" else view["columns"][int(source[1:]) - 1]
     target = (_views.resolve_targets(widget.game, move) or [move.target])[0]
     return {"source": move.source, "count": count, "card": cards[-count], "target": target}
 """
