@@ -1,10 +1,12 @@
 """The review's chart (analysis/chart.py) and the review in words and HTML (analysis/report.py):
 the SVG is XML, one point per move (or the thinned count), the deals, the turning point and
-the mistakes where they belong, every text escaped, the themes; `_repr_html_` and the page.
+the flagged moves where they belong (by what they cost, grouped where they would touch), every
+text escaped, the themes; `_repr_html_` and the page.
 tests/browser/test_review_page.py clicks the chart in a real browser."""
 
 from __future__ import annotations
 
+import itertools
 import re
 import xml.etree.ElementTree as ET
 from html import escape
@@ -15,13 +17,14 @@ from milligan_widget import Game
 from milligan_widget.analysis import Chance, Review, ReviewEntry, review
 from milligan_widget.analysis import chart as chart_module
 from milligan_widget.analysis.chart import (
+    MARK_GAP,
     MAX_DEALS,
-    MAX_MISTAKES,
     MAX_POINTS,
+    flag_groups,
     move_name,
     review_svg,
 )
-from milligan_widget.analysis.words import turning_point_words
+from milligan_widget.analysis.words import flag_words, turning_point_words
 from milligan_widget.strategy import greedy, play_game
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -141,12 +144,53 @@ def test_the_line_and_band_follow_the_chances():
     assert len(band.get("points").split()) == 10  # the highs forth, the lows back
 
 
-def test_the_mistakes_are_marked_with_their_words():
+def test_the_flagged_moves_are_marked_by_what_they_cost_with_their_words():
     done = made_up(30)
     root = parse(review_svg(done))
-    found = marks(root, "mm-mistake")
+    found = marks(root, "mm-flag")
     assert [int(m.get("data-ply")) for m in found] == [3, 13, 23]
-    assert found[0].find(f"{SVG}title").text == "move 4: 7>2 — set aside a card"
+    assert {m.get("data-label") for m in found} == {"inaccuracy"}  # a named habit, no more
+    assert found[0].find(f"{SVG}title").text == "move 4: 7>2 — Inaccuracy: set aside a card."
+    lost = review_svg(made_up(30, lost_after=13))  # move 14 lost the win: a blunder
+    (blunder,) = [m for m in marks(parse(lost), "mm-flag") if m.get("data-label") == "blunder"]
+    assert blunder.get("data-ply") == "13"
+    width = [float(n) for n in re.findall(r"h([\d.]+)", blunder.find(f"{SVG}path").get("d"))]
+    assert width == [11]  # larger than the others' 8
+
+
+def test_the_turning_point_names_the_solver_s_better_move():
+    entries = list(made_up(6, lost_after=2).entries)
+    entries[2] = ReviewEntry(2, "d", "winnable", Chance(8, 16), None, solver_move="4>7")
+    done = Review(tuple(entries), "unwinnable")
+    (flag,) = [f for f in done.flags if f.label == "blunder"]
+    assert (flag.ply, flag.better, flag.better_chance) == (2, "4>7", None)
+    assert "Better: 4>7, with which the solver wins." in turning_point_words(done)
+    root = parse(review_svg(done))
+    (mark,) = [m for m in marks(root, "mm-flag") if m.get("data-label") == "blunder"]
+    assert "Better: 4>7." in mark.find(f"{SVG}title").text
+    # A judge's better move and its chance come first, and are said.
+    judged = ReviewEntry(2, "d", "winnable", None, solver_move="4>7", better="6>r",
+                         better_chance=Chance(12, 16))  # fmt: skip
+    judged_review = Review((*entries[:2], judged, *entries[3:]), "unwinnable")
+    (flag,) = [f for f in judged_review.flags if f.ply == 2]
+    assert (flag.better, flag.better_chance) == ("6>r", Chance(12, 16))
+    assert "Better: 6>r, 75% of 16 sampled stocks win" in flag_words(flag)
+
+
+def test_flags_that_would_touch_are_one_mark_and_each_stays_reachable():
+    done = made_up(2_000)  # a flag every 10 moves: 200 of them, 3.2 px apart
+    root = parse(review_svg(done))
+    found = marks(root, "mm-flag")
+    plies = [int(p) for mark in found for p in mark.get("data-plies").split()]
+    assert plies == [f.ply for f in done.flags]  # every flagged move is in one mark
+    xs = [float(re.match(r"M([\d.]+)", m.find(f"{SVG}path").get("d")).group(1)) for m in found]
+    assert min(b - a for a, b in itertools.pairwise(xs)) >= MARK_GAP - 8  # no overlap
+    assert len(found) <= (720 - 72) / MARK_GAP + 1
+    several = next(m for m in found if len(m.get("data-plies").split()) > 1)
+    count = several.find(f"{SVG}text").text
+    assert count == str(len(several.get("data-plies").split()))
+    assert several.find(f"{SVG}title").text.count("\n") == int(count) - 1
+    assert flag_groups([3, 5, 90], positions=31) == [[3], [5], [90]]  # a short game: apart
 
 
 def test_a_point_s_tooltip_says_the_move_the_chance_and_the_verdict():
@@ -211,7 +255,7 @@ def test_a_chart_of_any_length_stays_small():
     done = made_up(20_000, deals=tuple(range(0, 20_000, 10)), lost_after=9_000)
     svg = review_svg(done)
     assert len(marks(parse(svg), "mm-deal")) == MAX_DEALS
-    assert len(svg) < 170_000, len(svg)
+    assert len(svg) < 180_000, len(svg)  # flags grouped: every flagged ply kept, for clicks
 
 
 def test_the_line_breaks_where_a_chance_is_missing():
@@ -240,7 +284,7 @@ def test_a_long_review_is_thinned_and_keeps_the_turning_point():
     root = parse(svg)
     plies = {int(p.get("data-ply")) for p in marks(root, "mm-point")}
     assert len(plies) <= MAX_POINTS and {0, 1_234, 1_235, 1_999} <= plies
-    assert len(marks(root, "mm-mistake")) == MAX_MISTAKES
+    assert len(marks(root, "mm-flag")) <= (720 - 72) / MARK_GAP + 1
     assert [t.get("data-deal") for t in marks(root, "mm-deal")] == ["0", "700", "1500"]
     assert len(svg) < 150_000, len(svg)
     turn_x = float(marks(root, "mm-turn")[0].find(f"{SVG}line").get("x1"))
@@ -286,7 +330,7 @@ def test_repr_html_holds_the_chart_the_turning_point_and_the_mistakes(played):
     _, done = played
     html = done._repr_html_()
     assert review_svg(done) in html
-    assert turning_point_words(done).replace("'", "&#x27;") in html
+    assert escape(turning_point_words(done)) in html
     for entry in done.mistakes:
         assert (
             f"move {entry.ply + 1} ({escape(move_name(entry.move))}): {escape(entry.mistake)}"

@@ -41,7 +41,8 @@ LAYERS = [
     ["analysis.cache"],  # one cache of chances per visible position
     ["analysis.chance", "analysis.advice"],
     ["analysis.hint"],
-    ["analysis.honest", "analysis.words"],
+    ["analysis.honest", "analysis.flags"],
+    ["analysis.words"],
     ["analysis.chart"],  # the review's presentation: the Review only as a type
     ["analysis.report"],
     ["analysis.review"],

@@ -137,7 +137,8 @@ def test_a_game_still_locked_out_at_exit_is_written_by_the_next_session(tmp_path
     assert [g.seed for g in store.games()] == [1]  # not yet: the next session writes it
     MilliganWidget(seed=8, stats=store, autosave=False)  # a widget made: it is written
     assert _until(lambda: [g.seed for g in store.games()] == [7, 1])
-    assert not kept.exists()
+    assert _until(lambda: not kept.exists())  # removed once written, a moment after
+    assert [g.seed for g in store.games()] == [7, 1]  # and counted once
 
 
 def test_a_game_written_twice_counts_once(tmp_path: Path) -> None:

@@ -18,6 +18,23 @@ export function pileLabel(pile: string): string {
   return kind && /^\w\d+$/.test(pile) ? `${kind} ${pile.slice(1)}` : pile;
 }
 
+/** What a screen reader says of a face-up card: "7 of hearts, column 3, movable" (a card
+ * that can be picked up, with the cards on it), "…, covered", or on a foundation (`movable`
+ * null) "King of hearts, foundation 3". */
+export function cardLabel(code: string, where: string, movable: boolean | null): string {
+  const state = movable === null ? "" : movable ? ", movable" : ", covered";
+  return `${cardName(code)}, ${where}${state}`;
+}
+
+/** A card that can be picked up is a toggle button (pressed: held, aria-pressed); a
+ * foundation's top card a button (Enter drops the card held on it); a covered card an image. */
+function setRole(el: HTMLElement, movable: boolean, home: boolean): void {
+  el.setAttribute("role", movable ? "button" : "img");
+  if (movable && !home) {
+    if (!el.hasAttribute("aria-pressed")) el.setAttribute("aria-pressed", "false");
+  } else el.removeAttribute("aria-pressed");
+}
+
 function div(className: string, parent?: HTMLElement): HTMLElement {
   const el = document.createElement("div");
   el.className = className;
@@ -50,6 +67,9 @@ export class Board {
   readonly piles = new Map<string, HTMLElement>();
   /** Pile names in keyboard order. */
   order: string[] = [];
+  /** The rows of piles, top to bottom (the stock's row, the foundations, the columns): Up
+   * and Down go from one to the next. */
+  rows: string[][] = [];
   /** Card width in px (set from the container width). */
   cardWidth = 80;
   /** Counts the redraws that changed a pile: boxes measured before are stale once it moves. */
@@ -79,6 +99,7 @@ export class Board {
     this.drawn.clear();
     this.version++;
     this.order = [];
+    this.rows = [];
     this.el.style.setProperty("--mw-cols", String(Math.max(rules.columns, rules.foundations)));
     const side = div("mw-row mw-side", this.el);
     this.addPile(side, "stock", "mw-pile mw-stock");
@@ -94,6 +115,9 @@ export class Board {
     for (let i = 1; i <= rules.foundations; i++) this.addPile(founds, `f${i}`, "mw-pile mw-found");
     const tableau = div("mw-row mw-tableau", this.el);
     for (let i = 1; i <= rules.columns; i++) this.addPile(tableau, `t${i}`, "mw-pile mw-column");
+    for (const row of [side, founds, tableau]) {
+      this.rows.push(Array.from(row.querySelectorAll<HTMLElement>(":scope > [data-pile]"), (p) => p.dataset.pile!));
+    }
   }
 
   get builtFor(): RulesInfo | null {
@@ -206,6 +230,7 @@ export class Board {
     const pile = this.piles.get(name)!;
     const existing = this.cards(name);
     const where = pileLabel(name);
+    const home = name.startsWith("f");
     const out: HTMLElement[] = [];
     const last = codes.length - 1;
     codes.forEach((code, i) => {
@@ -216,19 +241,21 @@ export class Board {
         existing[i].remove();
       } else setCard(el, code, i === last);
       const movable = i >= movableFrom;
-      const label = `${cardName(code)}, ${where}${movable ? "" : " (covered)"}`;
+      const label = cardLabel(code, where, home ? null : movable);
       const was = this.written.get(el) ?? {};
       // One Tab stop per pile, its top card, as the arrow keys go (Up and Down reach the
       // cards of a run below it). Written only when it changes: setting it on the focused
       // card, even to the same value, makes the browser lay out the page to check the card
-      // can keep the focus.
-      const tab = movable && i === last ? 0 : -1;
-      if (el.tabIndex !== tab) el.tabIndex = tab;
+      // can keep the focus. The attribute is compared, not the property: a new card's
+      // property reads -1 with no attribute, and without one it cannot take the focus.
+      const tab = movable && i === last ? "0" : "-1";
+      if (el.getAttribute("tabindex") !== tab) el.setAttribute("tabindex", tab);
       // The class is read back, not remembered: setCard rewrites the class list.
       if (el.classList.contains("mw-movable") !== movable || was.index !== i || was.label !== label) {
         el.classList.toggle("mw-movable", movable);
         el.dataset.index = String(i);
         el.setAttribute("aria-label", label);
+        setRole(el, movable, home);
         this.written.set(el, { ...was, index: i, label });
       }
       out.push(el);

@@ -47,7 +47,7 @@ const SUIT = (extra = "", style = ""): string =>
 
 function centre(rank: string): string {
   if (rank === "J" || rank === "Q" || rank === "K") {
-    return `<span class="mw-court"><span class="mw-court-rank">${rank}</span>${SUIT(" mw-court-suit")}</span>`;
+    return `<span class="mw-court"><span class="mw-court-rank" data-rank="${rank}"></span>${SUIT(" mw-court-suit")}</span>`;
   }
   const n = rankValue(rank);
   if (n === 1) return SUIT(" mw-ace");
@@ -67,9 +67,10 @@ function cardHTML(code: string, full = true): string {
   const key = full ? `${rank}${suit}` : `${rank}${suit}-`;
   let html = cache.get(key);
   if (html === undefined) {
-    const index = `<b>${rank}</b>${SUIT()}`;
-    html = `<span class="mw-idx mw-tl">${index}</span>${SUIT(" mw-corner-suit")}`;
-    if (full) html += centre(rank) + `<span class="mw-idx mw-br">${index}</span>`;
+    html = `<span class="mw-idx mw-tl"><b>${rank}</b>${SUIT()}</span>${SUIT(" mw-corner-suit")}`;
+    // The rank's copies (the lower index, a court card's letter) are drawn by the style: the
+    // card's text is its rank once, as its name says it ("7 of hearts", not "7 7").
+    if (full) html += centre(rank) + `<span class="mw-idx mw-br"><b data-rank="${rank}"></b>${SUIT()}</span>`;
     cache.set(key, html);
   }
   return html;

@@ -3,11 +3,14 @@
  * It mirrors milligan_widget/analysis/chart.py: the chance as a line with its 95% interval as
  * a band, under it a strip with the verdict of the solver (which knows the stock: winnable
  * solid, unwinnable hatched, unknown dotted), the deals as ticks, the turning point as a
- * dashed line, the mistakes as triangles along the top, and a marker at the ply on show.
- * Every point is a `g.mm-point[data-ply]` with a title; a click (or, the chart focused, an
- * arrow key) asks Python to show that position ({type: "seek", ply}). Colours come from the
- * widget's CSS variables (styles.css), so light and dark follow the widget's theme. */
-import type { Request, ReviewData, ReviewEntryView } from "./types";
+ * dashed line, the flagged moves as triangles along the top (a blunder large, a mistake
+ * filled, an inaccuracy hollow; the groups Python made of marks that would touch drawn as
+ * one, with their count), and a marker at the ply on show. Every point is a
+ * `g.mm-point[data-ply]` with a title; a click (or, the chart focused, an arrow key) asks
+ * Python to show that position ({type: "seek", ply}); a click on a group of flags goes to
+ * its first move, and again to the next. Colours come from the widget's CSS variables
+ * (styles.css), so light and dark follow the widget's theme. */
+import type { FlagLabel, Request, ReviewData, ReviewEntryView, ReviewFlag } from "./types";
 
 const NS = "http://www.w3.org/2000/svg";
 const WIDTH = 720;
@@ -146,11 +149,34 @@ function turningPoint(group: SVGGElement, frame: Frame, data: ReviewData): void 
   group.append(mark);
 }
 
-function mistakes(group: SVGGElement, frame: Frame, entries: ReviewEntryView[]): void {
-  for (const entry of entries.filter((e) => e.mistake)) {
-    const x = frame.x(entry.ply);
-    const mark = titled(svg("g", { "data-ply": entry.ply }, "mm-mistake"), `move ${entry.ply + 1}: ${entry.move} — ${entry.mistake}`);
-    mark.append(svg("path", { d: `M${f(x - 4)} ${f(TOP - 2)}h8l-4 7z` }));
+const SEVERITY: FlagLabel[] = ["inaccuracy", "mistake", "blunder"];
+/** The most flagged moves a mark's tooltip lists (analysis/chart.py TITLE_FLAGS). */
+const TITLE_FLAGS = 4;
+
+/** A flag's triangle, pointing down at the move (analysis/chart.py _flag_path). */
+function flagPath(label: FlagLabel, x: number): string {
+  return label === "blunder" ? `M${f(x - 5.5)} ${f(TOP - 4)}h11l-5.5 10z` : `M${f(x - 4)} ${f(TOP - 2)}h8l-4 7z`;
+}
+
+/** A mark per group of flagged moves: the costliest one's shape, each move in the tooltip. */
+function flags(group: SVGGElement, frame: Frame, data: ReviewData): void {
+  const byPly = new Map<number, ReviewFlag>((data.flags ?? []).map((flag) => [flag.ply, flag]));
+  for (const plies of data.flag_groups ?? []) {
+    const members = plies.map((ply) => byPly.get(ply)).filter((flag): flag is ReviewFlag => !!flag);
+    if (!members.length) continue;
+    const label = members.reduce((worst, m) => (SEVERITY.indexOf(m.label) > SEVERITY.indexOf(worst) ? m.label : worst), members[0].label);
+    const x = (frame.x(members[0].ply) + frame.x(members[members.length - 1].ply)) / 2;
+    const listed = members.slice(0, TITLE_FLAGS).map((m) => `move ${m.ply + 1}: ${m.move === "d" ? "dealing a row" : m.move} — ${m.words}`);
+    const more = members.length - TITLE_FLAGS;
+    const words = listed.join("\n") + (more > 0 ? `\nand ${more} more (a click goes to each in turn)` : "");
+    const attrs = { "data-ply": members[0].ply, "data-plies": members.map((m) => m.ply).join(" "), "data-label": label };
+    const mark = titled(svg("g", attrs, "mm-flag"), words);
+    mark.append(svg("path", { d: flagPath(label, x) }));
+    if (members.length > 1) {
+      const count = svg("text", { x: f(x + 6), y: TOP + 4 }, "mm-count");
+      count.textContent = String(members.length);
+      mark.append(count);
+    }
     group.append(mark);
   }
 }
@@ -197,7 +223,7 @@ export class ReviewChart {
     // Patterns are ids: unique per chart, so that two widgets on a page keep their own.
     this.el.addEventListener("click", (e) => {
       const point = (e.target as Element).closest("[data-ply]");
-      if (point) this.seek(Number(point.getAttribute("data-ply")));
+      if (point) this.seek(this.nextOf(point));
     });
     this.el.addEventListener("keydown", (e) => {
       const to = { ArrowLeft: this.ply - 1, ArrowRight: this.ply + 1, Home: 0, End: this.frame.moves }[e.key];
@@ -206,6 +232,14 @@ export class ReviewChart {
       e.stopImmediatePropagation(); // the replay's own arrows would step twice
       this.seek(Math.max(0, Math.min(this.frame.moves, to)));
     });
+  }
+
+  /** The ply a click on `point` goes to: its own, or for a group of flags the next of its
+   * moves after the one on show (the first, from elsewhere). */
+  private nextOf(point: Element): number {
+    const plies = (point.getAttribute("data-plies") ?? "").split(" ").filter(Boolean).map(Number);
+    if (plies.length < 2) return Number(point.getAttribute("data-ply"));
+    return plies[(plies.indexOf(this.ply) + 1) % plies.length];
   }
 
   private seek(ply: number): void {
@@ -230,8 +264,8 @@ export class ReviewChart {
     strip(body, this.frame, data);
     axis(body, this.frame);
     turningPoint(body, this.frame, data);
-    mistakes(body, this.frame, data.entries);
     points(body, this.frame, data.entries);
+    flags(body, this.frame, data); // above the points' hit areas: a click on a flag is the flag's
     body.append(this.marker);
     this.el.replaceChildren(titled(svg("g"), chartSummary(data)), defs, body);
     this.el.setAttribute("aria-label", `${chartSummary(data)}. Arrow keys move through the game.`);

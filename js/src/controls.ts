@@ -12,10 +12,12 @@ const STATS: [StatName, string][] = [
 ];
 
 const KEYS_HELP =
-  "Keys: arrows or Tab move between piles and cards, Enter or Space picks up and drops, " +
-  "Esc cancels, d deals, u or z undoes, y redoes, h hints, a plays safe cards home, " +
-  "f finishes (every card left goes home, once that is all there is to do). " +
-  "In a replay: ← and → step, Home and End go to the deal and the last move.";
+  "Keys: ← → or Tab go from pile to pile; ↑ ↓ go along a column's run and on to the row of " +
+  "piles above or below; Home and End go to a row's first and last pile; Enter or Space picks " +
+  "up and drops, Esc puts back, d deals, u or z undoes, y redoes, h hints, a plays safe cards " +
+  "home, f finishes (every card left goes home, once that is all there is to do). " +
+  "In a replay: ← and → step (Shift: to the next flagged move of a review), Home and End go " +
+  "to the deal and the last move.";
 
 type Send = (req: Request) => void;
 
@@ -148,8 +150,8 @@ export class Controls {
     );
     const more = group("more");
     const menuButton = button("⋯", "more", "More: settings (and, in a narrow widget, the other controls)");
-    menuButton.setAttribute("aria-haspopup", "true");
-    menuButton.setAttribute("aria-expanded", "false");
+    menuButton.setAttribute("aria-label", "More: settings");
+    menuButton.setAttribute("aria-expanded", "false"); // a disclosure: the panel holds form controls, no menu items
     more.append(menuButton);
     this.buttons.set("more", menuButton);
     this.toolbar.setAttribute("role", "toolbar");
@@ -159,7 +161,8 @@ export class Controls {
 
   private buildMenu(): void {
     this.menu.hidden = true;
-    this.menu.setAttribute("role", "menu");
+    this.menu.setAttribute("role", "group");
+    this.menu.setAttribute("aria-label", "More");
     const colours = el("label", "mw-check");
     this.fourColour.type = "checkbox";
     this.fourColour.addEventListener("change", () => this.settings.fourColour(this.fourColour.checked));
@@ -186,7 +189,6 @@ export class Controls {
       button("Open…", "files", "Open a game saved in the notebook's folder"),
       button("Statistics", "stats", "Games played and won, streaks and best times"),
     );
-    for (const item of keep.children) item.setAttribute("role", "menuitem");
     this.menuMain.append(keep, colours, theme, peek);
     this.menu.append(this.menuMain);
   }

@@ -34,6 +34,9 @@ class App {
   private readonly sheets: Sheets;
   /** The message line, and the offer to resume under it (beside the stock). */
   private readonly messageArea = document.createElement("div");
+  /** What a screen reader is told and the eye sees on the board already (a card picked up,
+   * put back, moved by the keyboard): a live region of its own, out of sight. */
+  private readonly announcer = document.createElement("div");
   private readonly interaction: Interaction;
   private readonly lesson: LessonPanel;
   private readonly replay: ReplayPanel;
@@ -71,7 +74,11 @@ class App {
     this.root.addEventListener("keydown", (e) => {
       if (e.key === "Escape" && !this.sheets.close()) this.controls.closePopups();
     });
-    this.root.append(this.controls.toolbar, this.controls.status);
+    this.announcer.className = "mw-sr-only";
+    this.announcer.dataset.role = "announce";
+    this.announcer.setAttribute("role", "status");
+    this.announcer.setAttribute("aria-live", "polite");
+    this.root.append(this.announcer, this.controls.toolbar, this.controls.status);
     this.lesson = new LessonPanel(send);
     this.replay = new ReplayPanel(send, this.root);
     this.root.append(this.lesson.el, this.replay.el);
@@ -82,7 +89,13 @@ class App {
     this.root.append(stage);
     this.board = new Board(stage);
     stage.append(this.controls.banner, this.controls.rulesPanel, this.sheets.stats, this.sheets.files);
-    this.interaction = new Interaction(this.root, this.board, send, (text, kind) => this.controls.say(text, kind));
+    this.interaction = new Interaction(
+      this.root,
+      this.board,
+      send,
+      (text, kind) => this.controls.say(text, kind),
+      (text) => this.announce(text),
+    );
     this.theme = new ThemeWatcher(this.root, () => model.get("theme") ?? "auto");
     host.appendChild(this.root);
     // Fitted in the next frame, not in the observer's callback: the fit resizes what is
@@ -99,6 +112,13 @@ class App {
   }
 
   private fitting = 0;
+
+  /** Say `text` to a screen reader (the same words twice are said twice: a live region
+   * speaks only what changes). */
+  private announce(text: string): void {
+    const now = this.announcer.textContent ?? "";
+    this.announcer.textContent = text && now === text ? `${text}\u00a0` : text;
+  }
 
   private fitSoon(): void {
     if (this.fitting) return;

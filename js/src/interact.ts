@@ -1,7 +1,7 @@
 /** Playing with the mouse, touch and keyboard: pick up, highlight, drop, request. */
 import { capture, landAll, movedCards, play, springBack, type Snapshot } from "./animate";
-import { setCard } from "./cards";
-import type { Board } from "./board";
+import { cardName, setCard } from "./cards";
+import { pileLabel, type Board } from "./board";
 import { isRefusal, type GameView, type Grab, type Kind, type Request } from "./types";
 
 const DRAG_THRESHOLD = 5;
@@ -62,8 +62,29 @@ function inside(r: DOMRect, x: number, y: number): boolean {
   return x >= r.left && x < r.right && y >= r.top && y < r.bottom;
 }
 
+/** Where a card or pile sits: its pile and, for a card, its index in the pile. */
+type Place = { pile: string; index: number | null };
+
+/** "the 7 of hearts", or "the 7 of hearts and the 2 cards on it" (`codes`: bottom to top). */
+function heldWords(codes: string[]): string {
+  const lead = `the ${cardName(codes[0] ?? "")}`;
+  const rest = codes.length - 1;
+  return rest ? `${lead} and the ${rest === 1 ? "card" : `${rest} cards`} on it` : lead;
+}
+
+/** "column 5", "column 5 or foundation 3", "column 5, the reserve or foundation 3". */
+function orWords(piles: string[]): string {
+  const names = piles.map((p) => (p === "reserve" ? "the reserve" : pileLabel(p)));
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}` : names[0] ?? "";
+}
+
+function centreX(el: Element | undefined): number {
+  const r = el?.getBoundingClientRect();
+  return r ? r.left + r.width / 2 : 0;
+}
+
 /** The pile name and card index an element belongs to. */
-function locate(node: EventTarget | null): { pile: string; index: number | null } | null {
+function locate(node: EventTarget | null): Place | null {
   if (!(node instanceof Element)) return null;
   const pile = node.closest<HTMLElement>("[data-pile]");
   if (!pile) return null;
@@ -92,6 +113,8 @@ export class Interaction {
     private readonly board: Board,
     private readonly send: (req: Request) => void,
     private readonly say: (text: string, kind?: Kind) => void,
+    /** Words for a screen reader alone (a live region of their own): what was picked up. */
+    private readonly announce: (text: string) => void,
   ) {
     const el = board.el;
     el.addEventListener("pointerdown", (e) => this.onPointerDown(e));
@@ -173,20 +196,45 @@ export class Interaction {
     return cards.slice(cards.length - grab.count);
   }
 
-  private select(grab: Grab | null): void {
+  /** Hold `grab` (null: nothing), and say so; `quiet`: the cards held go on a move, which
+   * says the rest. */
+  private select(grab: Grab | null, quiet = false): void {
+    const was = this.selected;
     this.selected = grab;
     if (grab) this.say(""); // picking up a card: the last message has been read
     this.highlight();
+    if (quiet) return;
+    if (grab) this.announce(this.pickUpWords(grab));
+    else if (was) this.announce(`Put back ${this.cardsWords(was)}.`);
   }
 
-  /** Mark the selected cards and the piles the engine allows them to go to. */
+  /** The cards of a pick-up in words ("the 7 of hearts and the card on it"). */
+  private cardsWords(grab: Grab): string {
+    return heldWords(this.grabbedCards(grab).map((c) => c.dataset.card ?? ""));
+  }
+
+  /** "Picked up the 7 of hearts from column 3: it can go to column 5. Enter to drop, Escape
+   * to cancel." */
+  private pickUpWords(grab: Grab): string {
+    const targets = this.targetsOf(grab);
+    const where = targets.length ? `it can go to ${orWords(targets)}` : "it has nowhere to go now";
+    return `Picked up ${this.cardsWords(grab)} from ${pileLabel(grab.source)}: ${where}. Enter to drop, Escape to cancel.`;
+  }
+
+  /** Mark the selected cards (held: aria-pressed) and the piles the engine allows them to go to. */
   private highlight(): void {
     for (const c of this.board.el.querySelectorAll(".mw-selected")) c.classList.remove("mw-selected");
+    for (const c of this.board.el.querySelectorAll('[aria-pressed="true"]')) c.setAttribute("aria-pressed", "false");
     for (const p of this.board.piles.values()) p.classList.remove("mw-legal");
     const grab = this.selected ?? this.drag?.grab ?? null;
     this.root.classList.toggle("mw-holding", grab !== null);
     if (!grab) return;
-    if (this.selected) for (const c of this.grabbedCards(grab)) c.classList.add("mw-selected");
+    if (this.selected) {
+      for (const c of this.grabbedCards(grab)) {
+        c.classList.add("mw-selected");
+        if (c.hasAttribute("aria-pressed")) c.setAttribute("aria-pressed", "true");
+      }
+    }
     for (const t of this.targetsOf(grab)) this.board.pile(t)?.classList.add("mw-legal");
   }
 
@@ -205,6 +253,7 @@ export class Interaction {
   }
 
   private request(grab: Grab, target: string): void {
+    this.announce(""); // what was picked up is said; the answer is the message line's
     this.send({ type: "move", source: grab.source, target, count: grab.count });
   }
 
@@ -276,6 +325,7 @@ export class Interaction {
   /** Esc while a card is held: it goes back, and the release of the button is ignored. */
   private cancelDrag(drag: Drag): void {
     this.dragCancelled = true;
+    this.announce(`Put back ${this.cardsWords(drag.grab)}.`);
     this.returnGhost(drag);
   }
 
@@ -289,11 +339,11 @@ export class Interaction {
     const sel = this.selected;
     if (pile === "stock") {
       // A click on the stock deals, whatever is held: cards never go back to the stock.
-      if (sel) this.select(null);
+      if (sel) this.select(null, true);
       return this.send({ type: "deal" });
     }
     if (sel && pile !== sel.source) {
-      this.select(null);
+      this.select(null, true);
       return this.request(sel, pile);
     }
     const grab = this.grabAt(pile, index);
@@ -316,6 +366,7 @@ export class Interaction {
     const ghost = document.createElement("div");
     ghost.className = "mw-ghost";
     ghost.dataset.role = "ghost";
+    ghost.setAttribute("aria-hidden", "true"); // a picture of the cards held: they are named where they lie
     const origin = originOf(this.root);
     const rects = press.cards.map((card) => card.getBoundingClientRect());
     const [boxes, board, version] = [this.board.boxes(), this.board.el.getBoundingClientRect(), this.board.version];
@@ -464,7 +515,10 @@ export class Interaction {
         return () => this.focusPile(at?.pile ?? null, key === "ArrowRight" ? 1 : -1);
       case "ArrowUp":
       case "ArrowDown":
-        return at ? () => this.focusCard(at.pile, at.index, key === "ArrowUp" ? -1 : 1) : null;
+        return () => this.focusUpDown(at, key === "ArrowUp" ? -1 : 1);
+      case "Home":
+      case "End":
+        return at ? () => this.focusRowEnd(at.pile, key === "End") : null;
       default:
         return null;
     }
@@ -482,22 +536,53 @@ export class Interaction {
   private followMove(view: GameView): void {
     const wanted = this.keyboardMove;
     this.keyboardMove = false;
-    if (!wanted || !view.last || view.last.source === "stock") return;
+    if (!wanted || !view.last || view.last.source === "stock" || isRefusal(view.kind)) return;
     movedCards(this.board, view.last)[0]?.focus({ preventScroll: true });
+    const [target] = view.last.targets;
+    if (target) this.announce(`Moved ${heldWords(view.last.cards)} to ${orWords([target])}.`);
   }
 
+  /** The focus on a pile's stop: its top card, or the pile itself while it shows none. */
+  private focusTop(pile: string): void {
+    const cards = this.board.cards(pile);
+    (cards[cards.length - 1] ?? this.board.pile(pile))?.focus();
+  }
+
+  /** Left and Right: the next pile in the Tab order (every pile, round the board). */
   private focusPile(current: string | null, step: number): void {
     const order = this.board.order;
     const i = current ? order.indexOf(current) : -1;
-    const next = i < 0 ? order[step > 0 ? 0 : order.length - 1] : order[(i + step + order.length) % order.length];
-    const cards = this.board.cards(next);
-    (cards[cards.length - 1] ?? this.board.pile(next))?.focus();
+    this.focusTop(i < 0 ? order[step > 0 ? 0 : order.length - 1] : order[(i + step + order.length) % order.length]);
   }
 
-  private focusCard(pile: string, index: number | null, step: number): void {
-    const cards = this.board.cards(pile);
-    const i = (index ?? cards.length) + step;
-    if (cards[i]?.classList.contains("mw-movable")) cards[i].focus();
+  /** Up and Down: along the cards that can be picked up in a pile (Up: deeper into the run),
+   * and past its end to the pile above or below (the row of the stock, the foundations, the
+   * columns, and round again). A covered card only steps to its neighbour that can move. */
+  private focusUpDown(at: Place | null, step: number): void {
+    if (!at) return this.focusPile(null, 1);
+    const cards = this.board.cards(at.pile);
+    if (at.index !== null) {
+      const next = cards[at.index + step];
+      if (next?.classList.contains("mw-movable")) return next.focus();
+      if (!cards[at.index]?.classList.contains("mw-movable")) return;
+    }
+    this.focusTop(this.pileAcross(at.pile, step));
+  }
+
+  /** The pile in the next row up or down (round the board) nearest below or above `pile`. */
+  private pileAcross(pile: string, step: number): string {
+    const rows = this.board.rows.filter((row) => row.length);
+    const r = rows.findIndex((row) => row.includes(pile));
+    const row = rows[(r + step + rows.length) % rows.length];
+    const x = centreX(this.board.pile(pile));
+    const distance = (name: string): number => Math.abs(centreX(this.board.pile(name)) - x);
+    return row.reduce((best, name) => (distance(name) < distance(best) ? name : best));
+  }
+
+  /** Home and End: the first or the last pile of the focused pile's row. */
+  private focusRowEnd(pile: string, last: boolean): void {
+    const row = this.board.rows.find((r) => r.includes(pile));
+    if (row?.length) this.focusTop(row[last ? row.length - 1 : 0]);
   }
 
   private rememberFocus(): void {

@@ -1,7 +1,7 @@
 /** The lesson panel and the replay viewer: they show what Python sends and send requests. */
 import { ReviewChart } from "./chart";
 import { el, makeButton } from "./dom";
-import type { GameView, Panel, Request, ReviewData } from "./types";
+import type { GameView, Panel, Request, ReviewData, ReviewFlag } from "./types";
 
 type Send = (req: Request) => void;
 
@@ -164,6 +164,7 @@ export class ReplayPanel {
       add(button("replay", "Review", "review", "Review the game: each move's verdict and honest chance, where it was lost")),
     );
     this.list.setAttribute("aria-label", "Moves");
+    this.list.tabIndex = 0; // a scrolled list: the keyboard reaches it (arrows step the replay)
     this.chart = new ReviewChart(send);
     this.progress.setAttribute("role", "status");
     this.progress.setAttribute("aria-live", "polite");
@@ -176,8 +177,10 @@ export class ReplayPanel {
       "p",
       "mw-review-legend",
       "Line: the honest chance before each move, with its 95% band · strip: the solver's verdict " +
-        "(solid winnable, hatched unwinnable, dotted unknown) · ticks: deals · ▼ mistake · " +
-        "dashed: the turning point · click a point or use the arrow keys to go to that move",
+        "(solid winnable, hatched unwinnable, dotted unknown) · ticks: deals · flagged moves: " +
+        "▼ blunder (large), ▼ mistake, ▽ inaccuracy, a number for several · dashed: the turning " +
+        "point · click a point or use the arrow keys to go to that move, Shift+arrows to the " +
+        "next flagged move",
     );
     this.reviewBox.append(this.reviewHead, this.caption, this.chart.el, legend, this.turning);
     this.reviewBox.hidden = true;
@@ -207,7 +210,16 @@ export class ReplayPanel {
     if (!action) return;
     e.preventDefault();
     e.stopImmediatePropagation();
+    if (e.shiftKey && (action === "back" || action === "forward")) return this.toFlag(action === "forward" ? 1 : -1);
     this.step(action);
+  }
+
+  /** Shift+→ and Shift+←: the next (or previous) flagged move of the review. */
+  private toFlag(step: number): void {
+    const from = this.queued ?? this.inFlight ?? this.ply;
+    const plies = (this.review.flags ?? []).map((flag) => flag.ply);
+    const to = step > 0 ? plies.find((p) => p > from) : plies.filter((p) => p < from).pop();
+    if (to !== undefined) this.seek(to);
   }
 
   private step(action: string): void {
@@ -263,6 +275,7 @@ export class ReplayPanel {
     this.buttons.get("stop")!.hidden = this.review.state !== "running";
     if (on) {
       setText(this.progress, this.review.progress ?? "");
+      this.progress.hidden = !this.progress.textContent;
       setText(this.caption, this.review.caption ?? "");
       const mistakes = this.review.mistakes ?? [];
       const named = mistakes.length ? ` Common mistakes (${mistakes.length}): ${mistakes.slice(0, 3).map((m) => m.words).join("; ")}${mistakes.length > 3 ? "; …" : ""}.` : "";
@@ -273,14 +286,17 @@ export class ReplayPanel {
     this.annotate();
   }
 
-  /** Beside each move in the list: its verdict and honest chance, mistakes and the turning
-   * point marked (the entry of move n is the position before it). */
+  /** Beside each move in the list: its verdict and honest chance, the turning point marked,
+   * and for a flagged move its label, why and the better move (the entry of move n is the
+   * position before it). */
   private annotate(): void {
     const entries = this.review.entries;
     const turn = this.review.turning_point;
+    const flags = new Map<number, ReviewFlag>((this.review.flags ?? []).map((flag) => [flag.ply, flag]));
     Array.from(this.list.children).forEach((item, i) => {
-      item.querySelector(".mw-move-review")?.remove();
-      item.classList.remove("mw-mistake", "mw-turning");
+      for (const old of item.querySelectorAll(".mw-move-review, .mw-move-flag")) old.remove();
+      item.classList.remove("mw-flagged", "mw-turning");
+      delete (item as HTMLElement).dataset.label;
       const entry = i > 0 ? entries[i - 1] : undefined;
       if (!entry) return;
       const mark = { winnable: "✓", unwinnable: "✗", unknown: "?" }[entry.verdict] ?? "?";
@@ -289,10 +305,15 @@ export class ReplayPanel {
       note.dataset.verdict = entry.verdict;
       note.title = entry.words;
       item.append(note);
-      if (entry.mistake) item.classList.add("mw-mistake");
       if (turn === entry.ply) {
         item.classList.add("mw-turning");
         note.textContent = `${mark} ${chance} · turning point`;
+      }
+      const flag = flags.get(entry.ply);
+      if (flag) {
+        item.classList.add("mw-flagged");
+        (item as HTMLElement).dataset.label = flag.label;
+        item.append(el("span", "mw-move-flag", flag.words));
       }
     });
   }
@@ -323,9 +344,11 @@ export class ReplayPanel {
     if (!current) return;
     current.classList.add("mw-current");
     current.setAttribute("aria-current", "step");
-    // Keep the current move in sight inside the list, without scrolling the notebook.
+    // Keep the current move and the next (the one about to be played: a review's flag is on
+    // it) in sight inside the list, without scrolling the notebook.
+    const next = (current.nextElementSibling as HTMLElement | null) ?? current;
     const top = current.offsetTop; // the list is the offset parent
-    const bottom = top + current.offsetHeight;
+    const bottom = next.offsetTop + next.offsetHeight;
     if (top < this.list.scrollTop) this.list.scrollTop = top - 4;
     else if (bottom > this.list.scrollTop + this.list.clientHeight) {
       this.list.scrollTop = bottom - this.list.clientHeight + 4;

@@ -235,6 +235,19 @@ export interface ReviewEntryView {
   words: string;
 }
 
+/** How much a flagged move cost, the least first (analysis/review.py SEVERITY). */
+export type FlagLabel = "inaccuracy" | "mistake" | "blunder";
+
+/** A move the review flags (analysis/review.py Flag): in the position before move `ply + 1`. */
+export interface ReviewFlag {
+  ply: number;
+  move: string;
+  label: FlagLabel;
+  /** "Blunder: after it … finds no win. Better: 4>7 (10♣ from column 4 onto J♥ in column 7)." */
+  words: string;
+  better: string | null;
+}
+
 /** The game review in the replay viewer (the `game_review` trait; state null: none). */
 export interface ReviewData {
   state: "running" | "done" | "stopped" | "failed" | null;
@@ -247,6 +260,9 @@ export interface ReviewData {
   turning_point?: number | null;
   turning_words?: string;
   mistakes?: { ply: number; words: string }[];
+  flags?: ReviewFlag[];
+  /** The flagged plies as the chart draws them: one mark per group (analysis/chart.py flag_groups). */
+  flag_groups?: number[][];
   deals?: number[];
 }
 

@@ -20,6 +20,7 @@ need luck (each sample's solver knows every later row).
 from .chance import SamplingEvaluator, win_chance
 from .chart import review_svg
 from .evaluate import Chance, Evaluator, Limit, Seen
+from .flags import Flag
 from .hint import Plan, honest_hint, honest_plan
 from .review import Review, ReviewEntry, final_verdict, mistake, review, review_steps
 from .sampling import VisibleView, determinize, visible_view
@@ -27,6 +28,7 @@ from .sampling import VisibleView, determinize, visible_view
 __all__ = [
     "Chance",
     "Evaluator",
+    "Flag",
     "Limit",
     "Plan",
     "Review",

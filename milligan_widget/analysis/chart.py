@@ -3,15 +3,17 @@
 The honest chance before each move is a line with its 95% interval as a band; under it, a
 strip gives the thoughtful verdict (winnable: solid, unwinnable: hatched, unknown: dotted, so
 it reads without colour too); the deals are ticks on the move axis, the turning point a
-dashed line with its label, the named mistakes triangles along the top. Every point is a
+dashed line with its label, the flagged moves triangles along the top (by how much they cost:
+a blunder large and red, a mistake filled, an inaccuracy hollow; marks that would touch are
+drawn as one, with their count). Every point is a
 ``<g class="mm-point" data-ply="N">`` (N moves played: the position the point is about, the
 export page's ``#ply=N``) with a ``<title>`` tooltip, so a front end can make it clickable.
 No plotting library, no script; every text is escaped.
 
 A long review is thinned: at most :data:`MAX_POINTS` points (every k-th move, the first and
-last, and both sides of the turning point), at most :data:`MAX_MISTAKES` mistake marks and
-:data:`MAX_DEALS` deal ticks: a review of any length makes a chart of at most about 160 kB
-(18 kB gzipped; ``python benchmarks/chart.py`` measures it).
+last, and both sides of the turning point), flag marks at least :data:`MARK_GAP` pixels apart
+(:func:`flag_groups`) and at most :data:`MAX_DEALS` deal ticks: a review of any length makes a
+chart of at most about 180 kB (23 kB gzipped; ``python benchmarks/chart.py`` measures it).
 
 >>> from milligan_widget.analysis import Chance, Review, ReviewEntry
 >>> done = Review((ReviewEntry(0, "d", "winnable", Chance(5, 8)),), "unwinnable")
@@ -30,14 +32,17 @@ from typing import TYPE_CHECKING
 
 from milligan_widget.search.solver import UNWINNABLE, WINNABLE
 
-from .words import move_name, turning_point_words
+from .flags import SEVERITY
+from .words import flag_words, move_name, turning_point_words
 
 if TYPE_CHECKING:
     from .evaluate import Chance
+    from .flags import Flag
     from .review import Review, ReviewEntry
 
 MAX_POINTS = 400  #: the most points a chart draws (a longer review is thinned)
-MAX_MISTAKES = 100  #: the most mistake marks a chart draws
+MARK_GAP = 16  #: the least room (px) between two flag marks: nearer ones make one mark
+TITLE_FLAGS = 4  #: the most flagged moves a mark's tooltip lists one by one
 MAX_DEALS = 100  #: the most deal ticks a chart draws (a classic game deals 12 rows)
 THEMES = ("light", "dark", "auto")
 
@@ -78,7 +83,11 @@ _CSS = """
 .{u} .mm-turn line{{stroke:var(--mmr-lose);stroke-width:1.5;stroke-dasharray:5 3}}
 .{u} .mm-turn circle{{fill:none;stroke:var(--mmr-lose);stroke-width:2}}
 .{u} .mm-turn text{{fill:var(--mmr-lose);font-weight:600}}
-.{u} .mm-mistake path{{fill:var(--mmr-mistake);stroke:var(--mmr-bg);stroke-width:.6}}
+.{u} .mm-flag path{{fill:var(--mmr-mistake);stroke:var(--mmr-bg);stroke-width:.6}}
+.{u} .mm-flag[data-label="blunder"] path{{fill:var(--mmr-lose)}}
+.{u} .mm-flag[data-label="inaccuracy"] path{{fill:var(--mmr-bg);stroke:var(--mmr-mistake);
+stroke-width:1.4}}
+.{u} .mm-count{{font-size:9px;font-weight:600}}
 .{u} .mm-winnable{{fill:var(--mmr-win)}}
 .{u} .mm-unwinnable{{fill:url(#{u}-hatch)}}
 .{u} .mm-unknown{{fill:url(#{u}-dots)}}
@@ -154,8 +163,8 @@ def review_svg(
         _strip(frame, review, kept),
         _axis(frame, len(entries)),
         _turning_point(frame, review),
-        _mistakes(frame, entries),
         _points(frame, entries, kept, comments or {}),
+        _flags(frame, review),  # above the points' hit areas: a click on a flag is the flag's
         legend,
         "" if entries else _empty_note(frame),
     ]
@@ -390,16 +399,60 @@ def _turning_point(frame: Frame, review: Review) -> str:
     )
 
 
-def _mistakes(frame: Frame, entries: Sequence[ReviewEntry]) -> str:
+def flag_groups(plies: Sequence[int], positions: int, width: int = 720) -> list[list[int]]:
+    """The flagged ``plies`` in groups drawn as one mark each: a group holds the plies less
+    than :data:`MARK_GAP` pixels right of its first one, on a chart ``width`` wide of
+    ``positions`` positions (every move and the one after the last). The widget's chart
+    (js/src/chart.ts) draws the groups this makes for its 720 units.
+
+    >>> flag_groups([40, 3, 4, 90], positions=101)
+    [[3, 4], [40], [90]]
+    """
+    frame = Frame(width, positions)
+    groups: list[list[int]] = []
+    for ply in sorted(plies):
+        if groups and frame.x(ply) - frame.x(groups[-1][0]) < MARK_GAP:
+            groups[-1].append(ply)
+        else:
+            groups.append([ply])
+    return groups
+
+
+def _flag_path(label: str, x: float, top: float) -> str:
+    """A flag mark's triangle, pointing down at the move: a blunder's larger."""
+    if label == "blunder":
+        return f"M{_f(x - 5.5)} {_f(top - 4)}h11l-5.5 10z"
+    return f"M{_f(x - 4)} {_f(top - 2)}h8l-4 7z"
+
+
+def _flags(frame: Frame, review: Review) -> str:
+    """A mark per group of flagged moves (:func:`flag_groups`): the shape of the costliest,
+    every move of the group in its tooltip, and their count beside it."""
+    flags = {flag.ply: flag for flag in review.flags}
     marks = []
-    for entry in [entry for entry in entries if entry.mistake][:MAX_MISTAKES]:
-        x, y = frame.x(entry.ply), frame.top
+    for group in flag_groups(list(flags), frame.count, frame.width):
+        members = [flags[ply] for ply in group]
+        label = max((flag.label for flag in members), key=SEVERITY.index)
+        x = (frame.x(group[0]) + frame.x(group[-1])) / 2
+        title = "\n".join(_flag_title(flag, flag_words(flag)) for flag in members[:TITLE_FLAGS])
+        if len(members) > TITLE_FLAGS:
+            title += f"\nand {len(members) - TITLE_FLAGS} more (a click goes to each in turn)"
+        count = ""
+        if len(group) > 1:
+            at = f'x="{_f(x + 6)}" y="{_f(frame.top + 4)}"'
+            count = f'<text class="mm-count" {at}>{len(group)}</text>'
+        plies = " ".join(str(ply) for ply in group)
         marks.append(
-            f'<g class="mm-mistake" data-ply="{entry.ply}"><title>'
-            f"{escape(f'move {entry.ply + 1}: {move_name(entry.move)} — {entry.mistake}')}</title>"
-            f'<path d="M{_f(x - 4)} {_f(y - 2)}h8l-4 7z"/></g>'
+            f'<g class="mm-flag" data-label="{label}" data-ply="{group[0]}" data-plies="{plies}">'
+            f"<title>{escape(title)}</title>"
+            f'<path d="{_flag_path(label, x, frame.top)}"/>{count}</g>'
         )
     return "".join(marks)
+
+
+def _flag_title(flag: Flag, words: str) -> str:
+    """A flagged move's line in a mark's tooltip: "move 5: dealing a row — Blunder: …"."""
+    return f"move {flag.ply + 1}: {move_name(flag.move)} — {words}"
 
 
 def point_words(entry: ReviewEntry, comment: str | None = None) -> str:
@@ -453,7 +506,9 @@ def _legend(frame: Frame) -> tuple[str, float]:
         ('<rect class="mm-unwinnable" x="0" y="-5" width="14" height="10"/>', "unwinnable"),
         ('<rect class="mm-unknown" x="0" y="-5" width="14" height="10"/>', "unknown"),
         ('<line class="mm-deal" x1="7" y1="-5" x2="7" y2="4"/>', "deal"),
-        ('<g class="mm-mistake"><path d="M3 -4h8l-4 7z"/></g>', "mistake"),
+        ('<g class="mm-flag" data-label="blunder"><path d="M1.5 -6h11l-5.5 10z"/></g>', "blunder"),
+        ('<g class="mm-flag" data-label="mistake"><path d="M3 -4h8l-4 7z"/></g>', "mistake"),
+        ('<g class="mm-flag" data-label="inaccuracy"><path d="M3 -4h8l-4 7z"/></g>', "inaccuracy"),
         ('<g class="mm-turn"><line x1="7" y1="-6" x2="7" y2="6"/></g>', "turning point"),
     ]
     parts, x, y = [], frame.left, frame.legend

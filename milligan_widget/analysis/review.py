@@ -5,7 +5,8 @@ looks back at a game once it is played); the chance is honest (the sampler's, fr
 player saw, through the one cache of chances: a position the widget's indicator or an earlier
 review weighed is not weighed again). The turning point is the move after which the deal
 could no longer be won. A move that matches one of the common mistakes of docs/rules.md §2.9
-is named.
+is named. The flagged moves (:attr:`Review.flags`) are labelled by how much they cost, on the
+scale of :data:`.flags.SEVERITY`, each with the better move where one is known.
 
 >>> from milligan_widget import Game
 >>> game = Game.new(27)
@@ -32,6 +33,7 @@ from .cache import CHANCES
 from .chance import SamplingEvaluator, check_budget
 from .chart import review_svg
 from .evaluate import NODES, Chance, Limit, Seen, Stop
+from .flags import BLUNDER, INACCURACY, Flag, chance_dict
 from .report import review_page, summary_html
 from .words import turning_point_words
 
@@ -42,23 +44,59 @@ FAR_AHEAD = 5  #: ranks between the two piles of a suit that count as "far ahead
 @dataclass(frozen=True)
 class ReviewEntry:
     """The position before move ``ply`` of the game: its move, the thoughtful verdict there,
-    the honest chance (``None`` where the solver was stopped first) and the mistake, if any."""
+    the honest chance (``None`` where the solver was stopped first) and the mistake, if any.
+
+    ``solver_move`` is the first move of the win the solver found here (verdict winnable, else
+    ``None``); ``better`` and ``better_chance`` are a move a judge of the moves found better
+    than the one played, and its chance (``None`` where none was judged: the review leaves
+    them to a judge; :attr:`Review.flags` names the solver's move at the turning point)."""
 
     ply: int
     move: str
     verdict: str
     chance: Chance | None
     mistake: str | None = None
+    solver_move: str | None = None
+    better: str | None = None
+    better_chance: Chance | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        chance = None if self.chance is None else self.chance.to_dict()
         return {
             "ply": self.ply,
             "move": self.move,
             "verdict": self.verdict,
-            "chance": chance,
+            "chance": chance_dict(self.chance),
             "mistake": self.mistake,
+            "solver_move": self.solver_move,
+            "better": self.better,
+            "better_chance": chance_dict(self.better_chance),
         }
+
+
+LOST_THE_WIN = "after it the solver, which knows the stock, finds no win"
+
+
+def flag_of(entry: ReviewEntry, turning: bool) -> Flag | None:
+    """How the review flags ``entry`` (``turning``: it is the turning point), or ``None``.
+
+    The turning point is a blunder (it lost the win, the solver's own move kept it); a move
+    that matched a common mistake is an inaccuracy (a habit that costs, though the review
+    cannot say how much). An entry's own ``better`` move, where a judge found one, is named.
+
+    >>> flag_of(ReviewEntry(4, "d", "winnable", None, solver_move="6>r"), turning=True).better
+    '6>r'
+    >>> flag_of(ReviewEntry(9, "7>f", "winnable", None, "broke the run 5♠ 4♥"), False).label
+    'inaccuracy'
+    """
+    better, chance = entry.better, entry.better_chance
+    if turning:
+        why = LOST_THE_WIN + (f" (it {entry.mistake})" if entry.mistake else "")
+        if better is None and entry.solver_move != entry.move:
+            better = entry.solver_move
+        return Flag(entry.ply, entry.move, BLUNDER, why, better, chance)
+    if entry.mistake:
+        return Flag(entry.ply, entry.move, INACCURACY, entry.mistake, better, chance)
+    return None
 
 
 @dataclass(frozen=True)
@@ -82,12 +120,20 @@ class Review:
     def mistakes(self) -> list[ReviewEntry]:
         return [entry for entry in self.entries if entry.mistake]
 
+    @property
+    def flags(self) -> list[Flag]:
+        """The flagged moves in the order played (see :func:`flag_of`)."""
+        turn = self.turning_point
+        flags = (flag_of(entry, entry.ply == turn) for entry in self.entries)
+        return [flag for flag in flags if flag is not None]
+
     def to_dict(self) -> dict[str, Any]:
         """Plain, JSON-ready data (for the widget)."""
         return {
             "entries": [entry.to_dict() for entry in self.entries],
             "final_verdict": self.final_verdict,
             "turning_point": self.turning_point,
+            "flags": [flag.to_dict() for flag in self.flags],
         }
 
     def summary(self) -> str:
@@ -212,13 +258,15 @@ def _verdict(
     node_limit: int | None,
     stop: Stop | None,
     status: str | None = None,
-) -> str:
+) -> tuple[str, str | None]:
     """The thoughtful verdict on ``game`` (``status``: its status in the line of play, when
-    ``game`` is a copy without the line, which cannot tell a loss by repetition)."""
+    ``game`` is a copy without the line, which cannot tell a loss by repetition), and the
+    first move of the win the solver found (``None`` if none)."""
     status = game.status if status is None else status
     if status != "playing":
-        return WINNABLE if status == "won" else UNWINNABLE
-    return solve(game, time_limit, node_limit, stop=stop, shorten_line=False).status
+        return (WINNABLE if status == "won" else UNWINNABLE), None
+    found = solve(game, time_limit, node_limit, stop=stop, shorten_line=False)
+    return found.status, str(found.moves[0]) if found.moves else None
 
 
 def final_verdict(
@@ -226,7 +274,7 @@ def final_verdict(
 ) -> str:
     """The thoughtful verdict after the last move of ``game`` (half of ``time_limit``, as
     each move of :func:`review_steps` gets): a review's ``final_verdict``."""
-    return _verdict(game, time_limit / 2, node_limit, stop)
+    return _verdict(game, time_limit / 2, node_limit, stop)[0]
 
 
 def review_steps(
@@ -248,12 +296,12 @@ def review_steps(
     for ply, (before, status, move) in enumerate(_positions(game)):
         if stop is not None and stop():
             return
-        verdict = _verdict(before, time_limit / 2, node_limit, stop, status)
+        verdict, first = _verdict(before, time_limit / 2, node_limit, stop, status)
         chance = None
         if status == "playing" and not (stop is not None and stop()):
             entry_seed = None if base is None else base + ply
             chance = weigh(before, limit, entry_seed, stop)
-        yield ReviewEntry(ply, str(move), verdict, chance, mistake(before, move))
+        yield ReviewEntry(ply, str(move), verdict, chance, mistake(before, move), first)
 
 
 def weigh(game: Game, limit: Limit, seed: int | None, stop: Stop | None) -> Chance:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from milligan_widget.search.solver import UNKNOWN, WINNABLE
 
 if TYPE_CHECKING:
+    from .flags import Flag
     from .review import Review, ReviewEntry
 
 
@@ -43,6 +44,9 @@ def turning_point_words(review: Review) -> str:
             words += f" The honest chance before it: {entry.chance}."
         if entry.mistake:
             words += f" It is a common mistake: {entry.mistake}."
+        better = next((flag.better for flag in review.flags if flag.ply == turn), None)
+        if better:
+            words += f" Better: {move_name(better)}, with which the solver wins."
         return words
     verdicts = [entry.verdict for entry in entries] + [review.final_verdict]
     if verdicts[-1] == WINNABLE:
@@ -64,3 +68,21 @@ def mistake_words(entry: ReviewEntry) -> str:
     'move 59 (7>f): broke the run 5♠ 4♥'
     """
     return f"move {entry.ply + 1} ({move_name(entry.move)}): {entry.mistake or ''}"
+
+
+def flag_words(flag: Flag, described: str | None = None) -> str:
+    """A flagged move in a player's words: its label, why, and the better move where known
+    (``described``: that move in words, as ``Game.describe`` says it), with its chance.
+
+    >>> from milligan_widget.analysis.flags import Flag
+    >>> flag_words(Flag(4, "d", "blunder", "after it the solver finds no win", "6>r"))
+    'Blunder: after it the solver finds no win. Better: 6>r.'
+    >>> flag_words(Flag(4, "d", "blunder", "no win after it", "6>r"), "7♥ into the reserve")
+    'Blunder: no win after it. Better: 6>r (7♥ into the reserve).'
+    """
+    words = f"{flag.label.capitalize()}: {flag.why}."
+    if flag.better:
+        about = f" ({described})" if described else ""
+        chance = f", {flag.better_chance}" if flag.better_chance is not None else ""
+        words += f" Better: {move_name(flag.better)}{about}{chance}."
+    return words

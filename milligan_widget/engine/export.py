@@ -127,7 +127,11 @@ _SCRIPT = """
   if (extra) {
     extra.addEventListener("click", function (event) {  // e.g. a point of a review's chart
       var mark = event.target.closest("[data-ply]");
-      if (mark) show(Number(mark.getAttribute("data-ply")));
+      if (!mark) return;
+      // A mark standing for several moves (data-plies) goes to each in turn.
+      var plies = (mark.getAttribute("data-plies") || "").split(" ").filter(Boolean).map(Number);
+      if (plies.length < 2) return show(Number(mark.getAttribute("data-ply")));
+      show(plies[(plies.indexOf(shown) + 1) % plies.length]);
     });
   }
   document.addEventListener("keydown", function (event) {

@@ -37,6 +37,8 @@ DOCS_PICTURES = {
     "widget-light.png": "widget.png",
     "lesson-light.png": "lesson.png",
     "replay-light.png": "replay.png",
+    "widget-review-light.png": "widget-review.png",
+    "widget-review-dark.png": "widget-review-dark.png",
 }
 TOKEN = "milligan-test-token"
 START_TIMEOUT = 60.0

@@ -6,13 +6,14 @@ colour scheme. Screenshots of both go to test-artifacts/.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from milligan_widget import Game
-from milligan_widget.analysis import review
+from milligan_widget.analysis import Review, review
 from milligan_widget.strategy import greedy, play_game
 
 from .lab import ARTIFACTS
@@ -71,4 +72,26 @@ def test_a_comment_in_a_tooltip_stays_text(browser: Any, reviewed):
     assert page.locator("img").count() == 0 and page.locator("script").count() == 2
     page.wait_for_timeout(200)
     assert seen.dialogs == [] and seen.errors == [] and seen.blocked == []
+    page.context.close()
+
+
+def test_a_mark_for_several_flagged_moves_goes_to_each_in_turn(browser: Any, reviewed, tmp_path):
+    """Moves flagged one after another share a mark (their count beside it): a click shows
+    the first, the next click the second, and round again."""
+    game, done, _ = reviewed
+    entries = tuple(
+        replace(entry, mistake="a made-up habit" if entry.ply in (20, 21) else None)
+        for entry in done.entries
+    )
+    path = tmp_path / "crowded.html"
+    Review(entries, done.final_verdict).to_html(game, path)
+    seen = open_offline(browser, game, path)
+    page = seen.page
+    page.locator("#mm-controls").wait_for(state="visible")
+    mark = page.locator('#mm-extra .mm-flag[data-plies="20 21"]')
+    assert mark.locator(".mm-count").text_content() == "2"
+    for ply in (20, 21, 20):
+        mark.locator("path").click()
+        assert seen.ply() == ply
+    assert seen.errors == [] and seen.blocked == []
     page.context.close()

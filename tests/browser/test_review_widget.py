@@ -5,8 +5,8 @@ light and dark (docs/widget-review.png, docs/widget-review-dark.png)."""
 
 from __future__ import annotations
 
+import itertools
 import re
-import shutil
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from .conftest import Notebook
 from .hosts import HostPage, expect_python, open_marimo, start_marimo, stop_server
-from .lab import REPO, LabError
+from .lab import LabError
 from .test_browser import fresh_game, set_theme
 from .test_looks import OVERFLOWING, _narrow, _wide
 
@@ -57,12 +57,10 @@ def test_a_lost_game_is_reviewed_and_its_chart_moves_the_viewer(notebook: Notebo
         expect(replay.locator(".mw-replay-count")).to_have_text(f"Move 11 of {moves}")
         assert nb.kernel.eval("len(widget.game.history)") == 11
         chart.evaluate("el => el.blur()")  # the pictures without the focus ring
-        shot = nb.screenshot("widget-review-light.png")
-        shutil.copy(shot, REPO / "docs" / "widget-review.png")
+        nb.screenshot("widget-review-light.png")  # docs/ with MILLIGAN_DOCS=1
         set_theme(nb, "JupyterLab Dark")
         expect(nb.widget).to_have_attribute("data-theme", "dark")
-        shot = nb.screenshot("widget-review-dark.png")
-        shutil.copy(shot, REPO / "docs" / "widget-review-dark.png")
+        nb.screenshot("widget-review-dark.png")
         assert not [e for e in nb.errors if "mw-" in e or "chart" in e]
         set_theme(nb, "JupyterLab Light")
         _narrow(nb)  # about 330 px: the review's bar, chart and list stay inside the widget
@@ -73,6 +71,69 @@ def test_a_lost_game_is_reviewed_and_its_chart_moves_the_viewer(notebook: Notebo
         _wide(nb)
         set_theme(nb, "JupyterLab Light")
         nb.kernel.run("widget.stop_replay()")
+        fresh_game(nb)
+
+
+# Every fourth move flagged as a made-up common mistake (the review's own check stood in for,
+# in the kernel): on a 71-move chart, flags 4 moves (36 px) apart have room, and the pairs
+# the stand-in adds one move later share a mark.
+CROWDED = """
+import importlib
+_review_module = importlib.import_module("milligan_widget.analysis.review")  # not the function
+_real_mistake = _review_module.mistake
+_plies = iter(range(10_000))
+_review_module.mistake = lambda game, move: (
+    "a made-up habit" if next(_plies) % 4 in (1, 2) else None)
+widget.review(wait=True, time_limit=0.1, samples=2, node_limit=1_000, seed=1)
+_review_module.mistake = _real_mistake
+"""
+
+
+def test_crowded_flags_share_a_mark_and_each_is_reached(notebook: Notebook) -> None:
+    nb = notebook
+    nb.kernel.run(SETUP)
+    nb.kernel.run(CROWDED)
+    try:
+        replay = nb.widget.locator(".mw-replay")
+        expect(replay).to_have_attribute("data-review", "done")
+        flags = nb.kernel.eval("[f['ply'] for f in widget.game_review['flags']]")
+        chart = replay.locator("svg.mw-review-chart")
+        marks = chart.locator(".mm-flag")
+        groups = [[int(p) for p in m.split()] for m in marks.evaluate_all(
+            "marks => marks.map(m => m.getAttribute('data-plies'))")]  # fmt: skip
+        assert sorted(p for group in groups for p in group) == flags
+        assert len(groups) < len(flags) and max(len(g) for g in groups) == 2
+        xs = [box["x"] for box in (marks.nth(i).bounding_box() for i in range(marks.count()))]
+        width = marks.first.bounding_box()["width"]
+        assert all(b - a > width for a, b in itertools.pairwise(xs)), "flag marks overlap"
+        pair = next(g for g in groups if len(g) == 2)
+        mark = chart.locator(f'.mm-flag[data-ply="{pair[0]}"]')
+        expect(mark.locator(".mm-count")).to_have_text("2")
+        count = replay.locator(".mw-replay-count")
+        total = nb.kernel.eval("len(_lost.history)")
+        mark.click()  # the first of the two, then the second
+        expect(count).to_have_text(f"Move {pair[0]} of {total}")
+        mark.click()
+        expect(count).to_have_text(f"Move {pair[1]} of {total}")
+        # Shift+→ and Shift+←: the next and previous flagged moves, wherever the viewer is.
+        chart.focus()
+        nb.page.keyboard.press("Shift+ArrowRight")
+        after = next(p for p in flags if p > pair[1])
+        expect(count).to_have_text(f"Move {after} of {total}")
+        nb.page.keyboard.press("Shift+ArrowLeft")
+        expect(count).to_have_text(f"Move {pair[1]} of {total}")
+        assert nb.kernel.eval("len(widget.game.history)") == pair[1]
+        # The list says each flag; the move that lost the win names the better move.
+        said = replay.locator(f'li[data-ply="{pair[0] + 1}"] .mw-move-flag')
+        expect(said).to_have_text("Inaccuracy: a made-up habit.")
+        turn = nb.kernel.eval("widget.game_review['turning_point']")
+        if turn is not None:
+            blunder = replay.locator(f'li[data-ply="{turn + 1}"] .mw-move-flag')
+            expect(blunder).to_contain_text("Blunder: ")
+            expect(blunder).to_contain_text("Better: ")
+        nb.screenshot("review-crowded-flags.png")
+    finally:
+        nb.kernel.run("_review_module.mistake = _real_mistake; widget.stop_replay()")
         fresh_game(nb)
 
 

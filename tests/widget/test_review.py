@@ -122,7 +122,10 @@ def test_progress_frames_arrive_one_move_at_a_time(monkeypatch) -> None:
     assert running[0]["progress"] == "Reviewing move 1 of 4…"
     assert running[2]["progress"] == "Reviewing move 3 of 4…"
     assert [len(data["entries"]) for data in running] == [0, 1, 2, 3, 4]
-    assert sent[-1]["state"] == "done" and sent[-1]["progress"] == "Review done: 4 moves."
+    # Done: the progress line is empty (nothing stale till the next review); the message
+    # line says it once, and goes with the next view.
+    assert sent[-1]["state"] == "done" and sent[-1]["progress"] == ""
+    assert widget.view["message"] == "Review done: 4 moves."
     assert widget.mode == "replay" and len(widget.game.history) == 4
 
 
@@ -241,3 +244,35 @@ def test_in_the_viewer_the_whole_line_is_reviewed_wherever_it_stands(monkeypatch
     assert review is not None and [e.ply for e in review.entries] == [0, 1, 2, 3]
     assert widget.mode == "replay" and len(widget.game.history) == 1  # the viewer stays put
     assert "peeked" not in widget.view["message"]
+
+
+def test_the_move_that_lost_the_win_is_a_blunder_with_the_better_move_in_words(monkeypatch) -> None:
+    """The solver wins before the second deal and not after it: that deal is the blunder,
+    and the better move is the solver's own first move there, described in that position."""
+
+    def solve(game: Game, *args: Any, **kwargs: Any) -> SolveResult:
+        if game.stock_count < 88:  # two rows dealt: lost
+            return SolveResult("unwinnable")
+        return SolveResult("winnable", (game.legal_moves[0],))
+
+    monkeypatch.setattr(review_module, "solve", solve)
+    monkeypatch.setattr(review_module, "weigh", lambda *a, **k: Chance(1, 2))
+    game = Game.new(1)  # after its first row: 3>f, 7>2 and a deal
+    for _ in range(4):
+        game.play("d")
+    widget, _ = shown(game)
+    widget.review(wait=True)
+    data = widget.game_review
+    assert data["turning_point"] == 1
+    (blunder,) = [flag for flag in data["flags"] if flag["label"] == "blunder"]
+    better = widget.game.position_after(1).legal_moves[0]
+    assert not better.is_deal
+    described = widget.game.position_after(1).describe(better)
+    assert (blunder["ply"], blunder["move"], blunder["better"]) == (1, "d", str(better))
+    assert blunder["words"] == (
+        "Blunder: after it the solver, which knows the stock, finds no win (it dealt a row "
+        f"while A♠ could go home). Better: {better} ({described})."
+    )
+    assert sorted(p for group in data["flag_groups"] for p in group) == [
+        flag["ply"] for flag in data["flags"]
+    ]

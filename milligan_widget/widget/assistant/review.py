@@ -8,9 +8,11 @@ panel's button, the "stop" request, ``widget.stop()``) ends it and keeps the ent
 far; leaving the replay viewer or a new game cancels it (its entries are dropped).
 
 What the front end gets (:meth:`Reviewer.fresh`, the ``review`` trait) is plain data: the
-progress, the caption that says where the verdicts come from, each move's verdict, chance and
-words (:func:`milligan_widget.analysis.chart.point_words`), the turning point in words and the
-named mistakes.
+progress (while the review runs; when it ends the message line says so, once), the caption
+that says where the verdicts come from, each move's verdict, chance and words
+(:func:`milligan_widget.analysis.chart.point_words`), the turning point in words, the named
+mistakes, and the flagged moves with their label, words and better move (described in the
+position it was better in), grouped as the chart draws them.
 
 >>> from milligan_widget import Game
 >>> data = review_data(None)
@@ -31,8 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from milligan_widget import analysis
-from milligan_widget.analysis.chart import drawn, point_words
-from milligan_widget.analysis.words import mistake_words, turning_point_words
+from milligan_widget.analysis.chart import drawn, flag_groups, point_words
+from milligan_widget.analysis.words import flag_words, mistake_words, turning_point_words
 from milligan_widget.engine import Game, savefile
 from milligan_widget.search import solver
 from milligan_widget.widget.assistant.jobs import Host, Workers
@@ -78,6 +80,19 @@ class ReviewJob:
         self.stop = threading.Event()  # set: no more solving for this review
         self.finished = threading.Event()  # set: the thread is done with it
         self.version = 0  # moves on with each change the front end should see
+        self._described: dict[tuple[int, str], str | None] = {}
+
+    def describe(self, ply: int, move: str) -> str | None:
+        """``move`` in words in the position before move ``ply + 1`` ("7♥ from column 6
+        into the reserve"), or None if it is not a move there (kept: a review's data is
+        made again for each progress frame)."""
+        key = (ply, move)
+        if key not in self._described:
+            try:
+                self._described[key] = self.game.position_after(ply).describe(move)
+            except ValueError:
+                self._described[key] = None
+        return self._described[key]
 
     def review(self) -> analysis.Review:
         """The review so far (its final verdict "unknown" until every move is done)."""
@@ -155,22 +170,37 @@ def progress_words(job: ReviewJob) -> str:
     return f"Review done: {total} moves."
 
 
+def _flag(job: ReviewJob, flag: analysis.Flag) -> dict[str, Any]:
+    described = job.describe(flag.ply, flag.better) if flag.better else None
+    return {
+        "ply": flag.ply,
+        "move": flag.move,
+        "label": flag.label,
+        "words": flag_words(flag, described),
+        "better": flag.better,
+    }
+
+
 def review_data(job: ReviewJob | None) -> dict[str, Any]:
-    """The review as the front end shows it (``state`` None: no review)."""
+    """The review as the front end shows it (``state`` None: no review). The progress line
+    is empty once the review is done (the message line said so)."""
     if job is None:
         return dict(NO_REVIEW)
     done = job.review()
+    flags = done.flags
     return {
         "state": job.state,
         "done": len(job.entries),
         "total": job.total,
-        "progress": progress_words(job),
+        "progress": "" if job.state == DONE else progress_words(job),
         "caption": CAPTION,
         "entries": [_entry(entry) for entry in job.entries],
         "final_verdict": done.final_verdict,
         "turning_point": done.turning_point,
         "turning_words": turning_point_words(done),
         "mistakes": [{"ply": e.ply, "words": mistake_words(e)} for e in done.mistakes],
+        "flags": [_flag(job, flag) for flag in flags],
+        "flag_groups": flag_groups([flag.ply for flag in flags], job.total + 1),
         "deals": [entry.ply for entry in job.entries if entry.move == "d"],
     }
 
