@@ -1,0 +1,207 @@
+"""How well a chance fitted on the visible position says how honest play ends (issue 32).
+
+    python benchmarks/calibration.py [--rules classic] [--data CSV] [--folds 5]
+                                     [--picture docs/calibration-classic.png]
+
+Reads the rows ``benchmarks/calibration_data.py`` wrote (positions of the honest player's
+games on deals 1..1500, what a player sees there, and how the game ended) and fits a small
+logistic model of "the honest player wins from here" on the visible features and the
+sampler's figure. Every figure is *cross-fitted by deal*: the deals are split into
+``--folds`` groups, and each position is predicted by a model fitted on the other groups
+only, so no position is judged by a model that saw its deal. It prints:
+
+- the reliability table: per tenth of the predicted chance, the positions, the mean
+  prediction and how often the honest player won from them;
+- the expected calibration error (ECE, the table's weighted gap), the Brier score against
+  the base rate's and the Brier skill (1 - Brier / base);
+- at the openings: the mean predicted chance against the honest player's win rate on the
+  same deals (Wilson interval);
+- the sampler's figure alone (wins of decided samples), for comparison.
+
+With ``--picture`` it also draws the reliability diagram (matplotlib).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from milligan_widget.engine.interval import wilson  # noqa: E402
+
+FIT_DEALS = range(1, 1501)  #: the only deals fitted on; those above are kept for checks
+NAMES = [
+    "home", "stock", "buried_low", "buried_depth", "reserve", "empty_columns", "legal_moves",
+    "sampled", "decided", "sampled_late",
+]  # fmt: skip
+RIDGE = 1.0  #: the L2 penalty on the weights (not the intercept)
+
+
+@dataclass(frozen=True)
+class Data:
+    features: np.ndarray  # one row a position, NAMES' columns
+    won: np.ndarray  # 1 where the honest player went on to win
+    deal: np.ndarray
+    opening: np.ndarray  # True for a game's first position
+    sampled: np.ndarray  # the sampler's figure alone (0.5 where it decided nothing)
+
+
+def row_features(row: dict[str, str]) -> list[float]:
+    """A CSV row's visible features, scaled to about 0..1."""
+    decided, undecided = int(row["sample_decided"]), int(row["sample_undecided"])
+    sampled = float(row["sample_p"]) if row["sample_p"] else 0.5
+    stock = int(row["stock_left"]) / 96
+    return [
+        int(row["home"]) / 104,
+        stock,
+        int(row["buried_low"]) / 10,
+        int(row["buried_depth"]) / 50,
+        int(row["reserve"]) / 10,
+        int(row["empty_columns"]) / 8,
+        int(row["legal_moves"]) / 20,
+        sampled,
+        decided / max(1, decided + undecided),
+        sampled * (1 - stock),  # the sampler is surer late, when little is hidden
+    ]
+
+
+def read(path: Path, rules: str) -> Data:
+    with path.open(newline="") as handle:
+        rows = [r for r in csv.DictReader(handle) if r["rules"] == rules]
+    rows = [r for r in rows if int(r["deal"]) in FIT_DEALS]
+    if not rows:
+        raise SystemExit(f"no {rules} rows in {path}: run benchmarks/calibration_data.py first")
+    return Data(
+        np.array([row_features(r) for r in rows]),
+        np.array([int(r["won"]) for r in rows]),
+        np.array([int(r["deal"]) for r in rows]),
+        np.array([r["ply"] == "0" for r in rows]),
+        np.array([float(r["sample_p"]) if r["sample_p"] else 0.5 for r in rows]),
+    )
+
+
+def fit(x: np.ndarray, y: np.ndarray, ridge: float = RIDGE) -> np.ndarray:
+    """Logistic regression by Newton's method (intercept first), L2 on the weights."""
+    design = np.hstack([np.ones((len(x), 1)), x])
+    weights = np.zeros(design.shape[1])
+    penalty = np.eye(design.shape[1]) * ridge
+    penalty[0, 0] = 0.0
+    for _ in range(50):
+        p = 1 / (1 + np.exp(-design @ weights))
+        gradient = design.T @ (p - y) + penalty @ weights
+        hessian = design.T @ (design * (p * (1 - p))[:, None]) + penalty
+        step = np.linalg.solve(hessian, gradient)
+        weights -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    return weights
+
+
+def predict(weights: np.ndarray, x: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-(weights[0] + x @ weights[1:])))
+
+
+def cross_fitted(data: Data, folds: int) -> np.ndarray:
+    """Each position's chance from a model fitted without its deal's group."""
+    group = data.deal % folds
+    out = np.zeros(len(data.won))
+    for k in range(folds):
+        held = group == k
+        out[held] = predict(fit(data.features[~held], data.won[~held]), data.features[held])
+    return out
+
+
+def reliability(pred: np.ndarray, won: np.ndarray) -> list[tuple[int, int, float, float]]:
+    """(tenth, positions, mean prediction, share won) for each non-empty tenth."""
+    tenth = np.minimum((pred * 10).astype(int), 9)
+    return [
+        (k, int((tenth == k).sum()), float(pred[tenth == k].mean()), float(won[tenth == k].mean()))
+        for k in range(10)
+        if (tenth == k).any()
+    ]
+
+
+def scores(pred: np.ndarray, won: np.ndarray) -> tuple[float, float, float, float]:
+    """(ECE, Brier, the base rate's Brier, Brier skill)."""
+    table = reliability(pred, won)
+    ece = sum(n * abs(p - w) for _, n, p, w in table) / len(won)
+    brier = float(np.mean((pred - won) ** 2))
+    base = float(np.mean((won.mean() - won) ** 2))
+    return ece, brier, base, 1 - brier / base
+
+
+def report(name: str, pred: np.ndarray, data: Data) -> None:
+    ece, brier, base, skill = scores(pred, data.won)
+    print(f"\n{name}: ECE {ece:.3f}, Brier {brier:.4f} (base rate's {base:.4f}), "
+          f"Brier skill {skill:.3f}")  # fmt: skip
+    print("  predicted   positions   mean predicted   honest player won")
+    for k, n, p, w in reliability(pred, data.won):
+        print(f"  {k / 10:.1f}-{(k + 1) / 10:.1f}   {n:9d}   {p:14.3f}   {w:17.3f}")
+    games = int(data.opening.sum())
+    wins = int(data.won[data.opening].sum())
+    low, high = wilson(wins, games)
+    print(f"  openings: mean predicted {pred[data.opening].mean():.3f}; the honest player won "
+          f"{wins} of {games} ({wins / games:.3f}, {low:.3f}-{high:.3f})")  # fmt: skip
+
+
+def draw(path: Path, curves: dict[str, np.ndarray], data: Data, title: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(5.2, 5.2), dpi=120)
+    axes.plot([0, 1], [0, 1], color="0.6", linestyle="--", linewidth=1, label="perfect")
+    for (label, pred), marker in zip(curves.items(), "os", strict=False):
+        table = reliability(pred, data.won)
+        ece = scores(pred, data.won)[0]
+        axes.plot([p for _, _, p, _ in table], [w for _, _, _, w in table], marker=marker,
+                  label=f"{label} (ECE {ece:.3f})")  # fmt: skip
+    axes.set_xlabel("predicted chance (cross-fitted by deal)")
+    axes.set_ylabel("share of positions the honest player went on to win")
+    axes.set_title(title, fontsize=10)
+    axes.set_xlim(0, 1)
+    axes.set_ylim(0, 1)
+    axes.legend(loc="upper left", fontsize=8)
+    figure.tight_layout()
+    figure.savefig(path)
+    print(f"\nreliability diagram: {path}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rules", default="classic")
+    parser.add_argument("--data", type=Path, help="the rows (results/calibration-RULES.csv)")
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--picture", type=Path, help="write the reliability diagram here (PNG)")
+    args = parser.parse_args()
+    path = args.data or REPO / "benchmarks" / "results" / f"calibration-{args.rules}.csv"
+    data = read(path, args.rules)
+    deals = len(set(data.deal.tolist()))
+    span = f"deals {data.deal.min()}..{data.deal.max()}"
+    print(f"{args.rules}: {len(data.won)} positions of {deals} honest games ({span}), "
+          f"base rate {data.won.mean():.3f}")  # fmt: skip
+    model = cross_fitted(data, args.folds)
+    report("the fitted chance", model, data)
+    report("the sampler's figure alone", data.sampled, data)
+    weights = fit(data.features, data.won)
+    print("\nweights on all rows (intercept first):")
+    for name, weight in zip(["intercept", *NAMES], weights, strict=True):
+        print(f"  {name:14s} {weight:+.3f}")
+    if args.picture:
+        curves = {"fitted chance": model, "sampler's figure": data.sampled}
+        title = f"{args.rules}: {len(data.won)} positions, {deals} honest games"
+        draw(args.picture, curves, data, title)
+    assert math.isfinite(float(weights.sum()))
+
+
+if __name__ == "__main__":
+    main()

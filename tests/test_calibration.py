@@ -1,0 +1,74 @@
+"""benchmarks/calibration.py: the logistic fit, the cross-fitting by deal and the scores it
+prints, on made-up data whose true chances are known."""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "calibration.py"
+spec = importlib.util.spec_from_file_location("calibration", PATH)
+assert spec is not None and spec.loader is not None
+calibration = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(calibration)
+
+
+def made_up(n: int = 4000, seed: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Features, outcomes drawn from a known logistic model, and the true chances."""
+    rng = np.random.default_rng(seed)
+    x = rng.uniform(0, 1, size=(n, 2))
+    truth = 1 / (1 + np.exp(-(-2.0 + 3.0 * x[:, 0] + 1.5 * x[:, 1])))
+    return x, (rng.uniform(size=n) < truth).astype(float), truth
+
+
+def test_the_fit_finds_the_model_the_outcomes_came_from():
+    x, won, _ = made_up()
+    weights = calibration.fit(x, won, ridge=0.0)
+    assert weights == pytest.approx([-2.0, 3.0, 1.5], abs=0.35)
+
+
+def test_the_true_chance_scores_as_calibrated_and_a_constant_has_no_skill():
+    _, won, truth = made_up()
+    ece, brier, base, skill = calibration.scores(truth, won)
+    assert ece < 0.04 and brier < base and skill > 0.1
+    constant = np.full(len(won), won.mean())
+    assert calibration.scores(constant, won)[3] == pytest.approx(0.0, abs=1e-9)
+    overconfident = np.clip(truth * 2 - 0.5, 0, 1)
+    assert calibration.scores(overconfident, won)[0] > 0.1
+
+
+def write_rows(path: Path, deals: int = 60) -> None:
+    """Rows like calibration_data.py's: a game wins where its home count is high."""
+    rng = np.random.default_rng(3)
+    fields = ["rules", "deal", "ply", "home", "stock_left", "buried_low", "buried_depth",
+              "reserve", "empty_columns", "legal_moves", "sample_p", "sample_decided",
+              "sample_undecided", "won"]  # fmt: skip
+    with path.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fields)
+        writer.writeheader()
+        for deal in range(1, deals + 1):
+            won = int(rng.uniform() < 0.5)
+            for ply in range(0, 100, 10):
+                home = int(ply * (1.0 if won else 0.3))
+                writer.writerow({
+                    "rules": "classic", "deal": deal, "ply": ply, "home": home,
+                    "stock_left": max(0, 96 - ply), "buried_low": 0 if won else 3,
+                    "buried_depth": 0, "reserve": 0, "empty_columns": 0, "legal_moves": 5,
+                    "sample_p": "", "sample_decided": 0, "sample_undecided": 8, "won": won,
+                })  # fmt: skip
+        writer.writerow({**dict.fromkeys(fields, 0), "rules": "classic", "deal": 1600,
+                         "sample_p": ""})  # a held-out deal: never read  # fmt: skip
+
+
+def test_cross_fitting_predicts_each_deal_by_a_model_that_never_saw_it(tmp_path: Path):
+    write_rows(tmp_path / "rows.csv")
+    data = calibration.read(tmp_path / "rows.csv", "classic")
+    assert set(data.deal.tolist()) == set(range(1, 61))  # deal 1600 is held out
+    out = calibration.cross_fitted(data, folds=5)
+    assert ((out > 0.5) == (data.won == 1))[~data.opening].mean() > 0.9
+    kept = calibration.predict(calibration.fit(data.features, data.won), data.features)
+    assert not np.allclose(out, kept)  # cross-fitted, not fitted on itself
