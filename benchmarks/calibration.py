@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import math
 import sys
 from dataclasses import dataclass
@@ -35,13 +36,13 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from milligan_widget.analysis.calibrated import NAMES, Model, inputs  # noqa: E402
+from milligan_widget.analysis.evaluate import Chance  # noqa: E402
+from milligan_widget.analysis.features import VisibleFeatures  # noqa: E402
 from milligan_widget.engine.interval import wilson  # noqa: E402
 
 FIT_DEALS = range(1, 1501)  #: the only deals fitted on; those above are kept for checks
-NAMES = [
-    "home", "stock", "buried_low", "buried_depth", "reserve", "empty_columns", "legal_moves",
-    "sampled", "decided", "sampled_late",
-]  # fmt: skip
+MODELS = REPO / "milligan_widget" / "data" / "calibration.json"
 RIDGE = 1.0  #: the L2 penalty on the weights (not the intercept)
 
 
@@ -54,23 +55,16 @@ class Data:
     sampled: np.ndarray  # the sampler's figure alone (0.5 where it decided nothing)
 
 
-def row_features(row: dict[str, str]) -> list[float]:
-    """A CSV row's visible features, scaled to about 0..1."""
+def row_features(row: dict[str, str]) -> tuple[float, ...]:
+    """A CSV row's model inputs, as the package computes them (:func:`inputs`)."""
+    seen = VisibleFeatures(
+        *(int(row[name]) for name in ("home", "stock_left", "face_down", "buried_low",
+                                      "buried_depth", "reserve", "empty_columns", "cells_used",
+                                      "legal_moves"))
+    )  # fmt: skip
     decided, undecided = int(row["sample_decided"]), int(row["sample_undecided"])
-    sampled = float(row["sample_p"]) if row["sample_p"] else 0.5
-    stock = int(row["stock_left"]) / 96
-    return [
-        int(row["home"]) / 104,
-        stock,
-        int(row["buried_low"]) / 10,
-        int(row["buried_depth"]) / 50,
-        int(row["reserve"]) / 10,
-        int(row["empty_columns"]) / 8,
-        int(row["legal_moves"]) / 20,
-        sampled,
-        decided / max(1, decided + undecided),
-        sampled * (1 - stock),  # the sampler is surer late, when little is hidden
-    ]
+    figure = Chance(int(row["sample_wins"]), decided + undecided, undecided)
+    return inputs(seen, figure)
 
 
 def read(path: Path, rules: str) -> Data:
@@ -103,6 +97,27 @@ def fit(x: np.ndarray, y: np.ndarray, ridge: float = RIDGE) -> np.ndarray:
         if np.abs(step).max() < 1e-8:
             break
     return weights
+
+
+def covariance(x: np.ndarray, weights: np.ndarray, ridge: float = RIDGE) -> np.ndarray:
+    """The weights' covariance: the inverse of the penalised log-likelihood's Hessian."""
+    design = np.hstack([np.ones((len(x), 1)), x])
+    p = 1 / (1 + np.exp(-design @ weights))
+    penalty = np.eye(design.shape[1]) * ridge
+    penalty[0, 0] = 0.0
+    return np.linalg.inv(design.T @ (design * (p * (1 - p))[:, None]) + penalty)
+
+
+def write_model(data: Data, rules: str, basis: str, path: Path = MODELS) -> Model:
+    """Fit on every row and keep the model for ``rules`` in ``path`` (the others stay)."""
+    weights = fit(data.features, data.won)
+    cov = covariance(data.features, weights)
+    model = Model(rules, tuple(float(w) for w in weights),
+                  tuple(tuple(float(c) for c in row) for row in cov), basis)  # fmt: skip
+    models = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    models[rules] = model.to_dict()
+    path.write_text(json.dumps(models, indent=1) + "\n", encoding="utf-8")
+    return model
 
 
 def predict(weights: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -182,6 +197,8 @@ def main() -> None:
     parser.add_argument("--data", type=Path, help="the rows (results/calibration-RULES.csv)")
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--picture", type=Path, help="write the reliability diagram here (PNG)")
+    parser.add_argument("--write-model", action="store_true",
+                        help="fit on every row and ship it in milligan_widget/data/")  # fmt: skip
     args = parser.parse_args()
     path = args.data or REPO / "benchmarks" / "results" / f"calibration-{args.rules}.csv"
     data = read(path, args.rules)
@@ -196,6 +213,12 @@ def main() -> None:
     print("\nweights on all rows (intercept first):")
     for name, weight in zip(["intercept", *NAMES], weights, strict=True):
         print(f"  {name:14s} {weight:+.3f}")
+    if args.write_model:
+        span = f"deals {data.deal.min()}..{data.deal.max()}"
+        basis = (f"{len(data.won)} positions of {deals} games of the honest player "
+                 f"({args.rules}, {span}; benchmarks/calibration.py)")  # fmt: skip
+        write_model(data, args.rules, basis)
+        print(f"\nthe model for {args.rules} is in {MODELS.relative_to(REPO)}")
     if args.picture:
         curves = {"fitted chance": model, "sampler's figure": data.sampled}
         title = f"{args.rules}: {len(data.won)} positions, {deals} honest games"

@@ -30,12 +30,13 @@ sys.path.insert(0, str(REPO))
 
 from milligan_widget import Game  # noqa: E402
 from milligan_widget.analysis import win_chance  # noqa: E402
+from milligan_widget.analysis.features import visible_features  # noqa: E402
+from milligan_widget.analysis.sampling import visible_view  # noqa: E402
 from milligan_widget.strategy import honest  # noqa: E402
 from milligan_widget.studies.study import parse_deals  # noqa: E402
 
 Row = dict[str, Any]
 FIT_DEALS = range(1, 1501)  #: the only deals fitted on; those above are kept for checks
-LOW = 3  #: ranks up to this one (Ace, 2, 3) count as low cards
 MAX_MOVES = 2_000
 FIELDS = [
     "rules", "deal", "player_seed", "ply", "home", "stock_left", "face_down", "buried_low",
@@ -44,32 +45,21 @@ FIELDS = [
 ]  # fmt: skip
 
 
-def buried_low(game: Game) -> tuple[int, int]:
-    """How many low cards lie under another card in the tableau, and how many cards lie on
-    them in all (face-down cards are not seen, so not counted)."""
-    count = depth = 0
-    for column, down in zip(game.column_codes, game.face_down, strict=True):
-        for i in range(down, len(column) - 1):
-            if column[i] // 4 + 1 <= LOW:
-                count, depth = count + 1, depth + len(column) - 1 - i
-    return count, depth
-
-
 def features(game: Game, samples: int, nodes: int) -> dict[str, Any]:
     """What a player sees of ``game``'s position, as numbers."""
-    low, depth = buried_low(game)
+    seen = visible_features(visible_view(game))
     chance = win_chance(game, samples=samples, node_limit=nodes)
     return {
         "ply": game.ply,
-        "home": sum(game.foundation_heights),
-        "stock_left": game.stock_count,
-        "face_down": sum(game.face_down),
-        "buried_low": low,
-        "buried_depth": depth,
-        "reserve": len(game.reserve_codes),
-        "empty_columns": sum(1 for column in game.column_codes if not column),
-        "cells_used": sum(1 for cell in game.cell_codes if cell >= 0),
-        "legal_moves": len(game.legal_moves),
+        "home": seen.home,
+        "stock_left": seen.stock_left,
+        "face_down": seen.face_down,
+        "buried_low": seen.buried_low,
+        "buried_depth": seen.buried_depth,
+        "reserve": seen.reserve,
+        "empty_columns": seen.empty_columns,
+        "cells_used": seen.cells_used,
+        "legal_moves": seen.legal_moves,
         "sample_wins": chance.wins,
         "sample_decided": chance.decided,
         "sample_undecided": chance.undecided,

@@ -44,9 +44,9 @@ def test_the_true_chance_scores_as_calibrated_and_a_constant_has_no_skill():
 def write_rows(path: Path, deals: int = 60) -> None:
     """Rows like calibration_data.py's: a game wins where its home count is high."""
     rng = np.random.default_rng(3)
-    fields = ["rules", "deal", "ply", "home", "stock_left", "buried_low", "buried_depth",
-              "reserve", "empty_columns", "legal_moves", "sample_p", "sample_decided",
-              "sample_undecided", "won"]  # fmt: skip
+    fields = ["rules", "deal", "ply", "home", "stock_left", "face_down", "buried_low",
+              "buried_depth", "reserve", "empty_columns", "cells_used", "legal_moves",
+              "sample_wins", "sample_p", "sample_decided", "sample_undecided", "won"]  # fmt: skip
     with path.open("w", newline="") as handle:
         writer = csv.DictWriter(handle, fields)
         writer.writeheader()
@@ -56,9 +56,10 @@ def write_rows(path: Path, deals: int = 60) -> None:
                 home = int(ply * (1.0 if won else 0.3))
                 writer.writerow({
                     "rules": "classic", "deal": deal, "ply": ply, "home": home,
-                    "stock_left": max(0, 96 - ply), "buried_low": 0 if won else 3,
-                    "buried_depth": 0, "reserve": 0, "empty_columns": 0, "legal_moves": 5,
-                    "sample_p": "", "sample_decided": 0, "sample_undecided": 8, "won": won,
+                    "stock_left": max(0, 96 - ply), "face_down": 0, "buried_low": 0 if won else 3,
+                    "buried_depth": 0, "reserve": 0, "empty_columns": 0, "cells_used": 0,
+                    "legal_moves": 5, "sample_wins": 0, "sample_p": "", "sample_decided": 0,
+                    "sample_undecided": 8, "won": won,
                 })  # fmt: skip
         writer.writerow({**dict.fromkeys(fields, 0), "rules": "classic", "deal": 1600,
                          "sample_p": ""})  # a held-out deal: never read  # fmt: skip

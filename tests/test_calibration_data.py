@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from milligan_widget import Game
+from milligan_widget.analysis.features import buried_low
+from milligan_widget.analysis.sampling import visible_view
 from tests.staging import stage
 
 PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "calibration_data.py"
@@ -23,7 +25,7 @@ spec.loader.exec_module(data)
 def test_buried_low_cards_are_counted_with_the_cards_on_them():
     """Column 1 gets A♣ under 9♥ 8♠ (two on it); the top card of a column is not buried."""
     game = stage({1: "AC 9H 8S", 2: "2D"}, stock_empty=False)
-    assert data.buried_low(game) == (1, 2)
+    assert buried_low(visible_view(game)) == (1, 2)
 
 
 def test_a_row_holds_what_a_player_sees_and_the_sampler_s_figure():

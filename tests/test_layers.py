@@ -37,9 +37,11 @@ LAYERS = [
     ["search"],
     # analysis/: what a player may know
     ["analysis.sampling"],
+    ["analysis.features"],  # what a player sees, as numbers
     ["analysis.evaluate"],  # the seam: a seen position, a limit, a chance
     ["analysis.cache"],  # one cache of chances per visible position
     ["analysis.chance", "analysis.advice"],
+    ["analysis.calibrated"],  # the chance careful honest play has, from what is seen
     ["analysis.hint"],
     ["analysis.honest", "analysis.flags"],
     ["analysis.words"],

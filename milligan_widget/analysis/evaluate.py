@@ -157,6 +157,9 @@ class Chance:
     seconds: float = field(default=0.0, compare=False)  # equal chances may take unequal times
     exact: bool = False
     stopped: bool = False  # ``stop()`` ended it early: the samples left count as undecided
+    #: (chance, low, high) of a calibrated evaluator (:mod:`.calibrated`): how often careful
+    #: honest play wins from here; ``None`` for the sampler's figure alone
+    calibrated: tuple[float, float, float] | None = None
 
     @property
     def decided(self) -> int:
@@ -169,20 +172,33 @@ class Chance:
         return self.decided > 0
 
     @property
-    def p(self) -> float:
-        """The share of the decided samples won (0.5 where none was decided)."""
+    def sampled(self) -> float:
+        """The sampler's figure: the share of the decided samples won (0.5 where none was
+        decided). Each sample's solver sees every later row, so it is what a player who could
+        see the next rows would win, not what careful play wins."""
         return self.wins / self.decided if self.known else 0.5
+
+    @property
+    def p(self) -> float:
+        """The chance: the calibrated one where there is one, else the sampler's figure."""
+        if self.calibrated is not None and not self.exact:
+            return self.calibrated[0]
+        return self.sampled
 
     @property
     def low(self) -> float:
         if self.exact:
             return self.p if self.known else 0.0
+        if self.calibrated is not None:
+            return self.calibrated[1]
         return wilson(self.wins, self.decided)[0]
 
     @property
     def high(self) -> float:
         if self.exact:
             return self.p if self.known else 1.0
+        if self.calibrated is not None:
+            return self.calibrated[2]
         return wilson(self.wins, self.decided)[1]
 
     def to_dict(self) -> dict[str, Any]:
@@ -191,6 +207,7 @@ class Chance:
             "wins": self.wins, "samples": self.samples, "undecided": self.undecided,
             "known": self.known, "p": self.p, "low": self.low, "high": self.high,
             "exact": self.exact, "seed": self.seed, "seconds": round(self.seconds, 3),
+            "sampled": self.sampled, "calibrated": self.calibrated is not None,
             "stopped": self.stopped, "text": str(self),
         }  # fmt: skip
 
@@ -201,12 +218,23 @@ class Chance:
             if not self.known:
                 verdict = "is undecided (the solver ran out of its budget)"
             return f"nothing is hidden: this position {verdict}"
+        if self.calibrated is not None:
+            return self._calibrated_words()
         if not self.known:
             return f"cannot tell: the solver decided none of {self.samples} sampled stocks"
         text = f"{100 * self.p:.0f}% of {self.decided} sampled stocks win"
         text += f" ({100 * self.low:.0f}–{100 * self.high:.0f}%)"
         if self.undecided:
             text += f"; {self.undecided} more undecided, not counted"
+        return text
+
+    def _calibrated_words(self) -> str:
+        """Like "about 46% for careful play from here (41–51%); seeing the next rows, 8 of 8
+        sampled stocks win"."""
+        text = f"about {100 * self.p:.0f}% for careful play from here"
+        text += f" ({100 * self.low:.0f}–{100 * self.high:.0f}%)"
+        if self.known:
+            text += f"; seeing the next rows, {self.wins} of {self.decided} sampled stocks win"
         return text
 
 

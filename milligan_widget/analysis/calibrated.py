@@ -1,0 +1,163 @@
+"""The calibrated chance: how often careful honest play wins from a position, from what its
+player sees.
+
+The sampler's figure (:class:`.chance.SamplingEvaluator`) overrates a position: each sample's
+solver sees every later row. A :class:`Model` turns what a player sees (:mod:`.features`)
+and that figure into the chance the project's honest player actually wins from such
+positions: a logistic model fitted by ``benchmarks/calibration.py`` on positions of honest
+games of deals 1..1500 (cross-fitted figures: docs/win-rates.md), shipped as
+``milligan_widget/data/calibration.json``. :class:`CalibratedEvaluator` is an
+:class:`.evaluate.Evaluator` like the sampler, so a caller swaps one for the other.
+
+>>> from milligan_widget import Game
+>>> evaluator = CalibratedEvaluator.for_rules("classic")
+>>> chance = evaluator.evaluate(Seen.of(Game.new(3), line=False), Limit())
+>>> 0.0 < chance.low <= chance.p <= chance.high < 1.0, str(chance).startswith("about ")
+(True, True)
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from importlib.resources import files
+from typing import Any
+
+from milligan_widget.engine.moves import Move
+
+from .chance import SamplingEvaluator
+from .evaluate import Chance, Limit, Seen, Stop
+from .features import VisibleFeatures, visible_features
+
+#: the inputs of the model, in order (each scaled to about 0..1 by :func:`inputs`)
+NAMES = (
+    "home", "stock", "buried_low", "buried_depth", "reserve", "empty_columns", "legal_moves",
+    "sampled", "decided", "sampled_late",
+)  # fmt: skip
+#: the sampler's figure as the model was fitted on it (``benchmarks/calibration_data.py``)
+FIGURE = Limit(nodes=2_000, samples=8)
+Z95 = 1.959964  #: a 95% interval's half-width, in standard errors
+
+
+def inputs(seen: VisibleFeatures, figure: Chance) -> tuple[float, ...]:
+    """The model's inputs: what the player sees, and the sampler's figure (its share won,
+    and the share of its samples decided).
+
+    >>> from milligan_widget import Game
+    >>> from milligan_widget.analysis.sampling import visible_view
+    >>> seen = visible_features(visible_view(Game.new(3)))
+    >>> inputs(seen, Chance(4, 8, undecided=4))[:2], inputs(seen, Chance(4, 8, 4))[-3:]
+    ((0.0, 1.0), (1.0, 0.5, 0.0))
+    """
+    stock = seen.stock_left / 96
+    sampled = figure.sampled
+    return (
+        seen.home / 104,
+        stock,
+        seen.buried_low / 10,
+        seen.buried_depth / 50,
+        seen.reserve / 10,
+        seen.empty_columns / 8,
+        seen.legal_moves / 20,
+        sampled,
+        figure.decided / figure.samples if figure.samples else 0.0,
+        sampled * (1 - stock),  # the figure says more late, when little is hidden
+    )
+
+
+@dataclass(frozen=True)
+class Model:
+    """A fitted logistic chance for one preset: ``weights`` (the intercept first, then one
+    for each of :data:`NAMES`) and their ``covariance`` (for the interval), with ``basis``,
+    what it was fitted on, in words."""
+
+    rules: str
+    weights: tuple[float, ...]
+    covariance: tuple[tuple[float, ...], ...]
+    basis: str
+
+    def __post_init__(self) -> None:
+        size = len(NAMES) + 1
+        if len(self.weights) != size or any(len(row) != size for row in self.covariance):
+            raise ValueError(f"a {self.rules} model needs {size} weights and their covariance")
+
+    def chance(self, values: Sequence[float]) -> tuple[float, float, float]:
+        """(chance, low, high) for the inputs ``values``: the 95% interval from the weights'
+        covariance, on the logit scale."""
+        x = (1.0, *values)
+        logit = sum(w * v for w, v in zip(self.weights, x, strict=True))
+        spread = sum(x[i] * c * x[j] for i, row in enumerate(self.covariance)
+                     for j, c in enumerate(row))  # fmt: skip
+        error = Z95 * math.sqrt(max(spread, 0.0))
+        return _sigmoid(logit), _sigmoid(logit - error), _sigmoid(logit + error)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"weights": list(self.weights), "covariance": [list(r) for r in self.covariance],
+                "basis": self.basis, "names": list(NAMES)}  # fmt: skip
+
+
+def _sigmoid(value: float) -> float:
+    return 1 / (1 + math.exp(-max(-60.0, min(60.0, value))))
+
+
+@functools.cache
+def shipped_models() -> Mapping[str, Model]:
+    """The models shipped with the package, by preset (read once)."""
+    text = files("milligan_widget.data").joinpath("calibration.json").read_text("utf-8")
+    return {
+        rules: _model(rules, entry)
+        for rules, entry in json.loads(text).items()
+        if tuple(entry["names"]) == NAMES
+    }
+
+
+def _model(rules: str, entry: Mapping[str, Any]) -> Model:
+    covariance = tuple(tuple(float(c) for c in row) for row in entry["covariance"])
+    return Model(rules, tuple(float(w) for w in entry["weights"]), covariance, entry["basis"])
+
+
+@dataclass(frozen=True)
+class CalibratedEvaluator:
+    """The calibrated chance (see the module's docstring): the sampler's figure at
+    :data:`FIGURE` and the visible features, through ``model``. Where nothing is hidden the
+    answer is the solver's exact verdict, as the sampler's."""
+
+    model: Model
+    sampler: SamplingEvaluator = field(default_factory=SamplingEvaluator)
+
+    @classmethod
+    def for_rules(cls, rules: str) -> CalibratedEvaluator:
+        """The evaluator of the shipped model for the preset ``rules`` (a ``KeyError``
+        names the presets that have one)."""
+        models = shipped_models()
+        if rules not in models:
+            raise KeyError(f"no calibrated chance for {rules!r}: there is one for {sorted(models)}")
+        return cls(models[rules])
+
+    @property
+    def identity(self) -> tuple[Any, ...]:
+        return ("calibrated", self.model.rules, self.model.weights, self.sampler.identity)
+
+    def evaluate(self, seen: Seen, limit: Limit, stop: Stop | None = None) -> Chance:
+        """The calibrated chance from ``seen`` (``limit.time``, if any, bounds the sampler's
+        figure; its size is the model's own, :data:`FIGURE`)."""
+        if seen.view.hidden == 0:
+            return self.sampler.evaluate(seen, limit, stop)
+        figure = self.sampler.evaluate(seen, replace(FIGURE, time=limit.time), stop)
+        values = inputs(visible_features(seen.view), figure)
+        return replace(figure, calibrated=self.model.chance(values))
+
+    def weigh_lines(
+        self,
+        seen: Seen,
+        lines: Sequence[Sequence[Move]],
+        limit: Limit,
+        stop: Stop | None = None,
+    ) -> tuple[Chance, ...]:
+        """Each line's chance by the sampler, on shared samples. (A calibrated chance of a
+        line's end would weigh the position each sample reaches, after the cards the line
+        reveals: not built yet, so lines are compared on the sampler's figure.)"""
+        return self.sampler.weigh_lines(seen, lines, limit, stop)
