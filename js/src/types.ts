@@ -156,6 +156,8 @@ export interface PresetStats {
   /** Games played with Peek on at some time, and those won. */
   peeked: number;
   won_peeking: number;
+  coached?: number;
+  won_coached?: number;
 }
 
 export interface RecentGame {
@@ -167,6 +169,8 @@ export interface RecentGame {
   ended: string;
   /** Played with Peek on at some time. */
   peek: boolean;
+  /** Played with the live coach on. */
+  coached?: boolean;
 }
 
 /** The Statistics panel's data (the ``statistics`` trait): no deck in it. */
