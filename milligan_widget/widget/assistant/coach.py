@@ -143,7 +143,15 @@ class Coach:
         return True
 
     def _stopper(self, task: Task) -> Callable[[], bool]:
-        return lambda: self._stale(task)
+        """The solver's ``stop`` for ``task`` (asked every few hundred positions): it takes
+        the widget's lock, so a judgement waits while a move is being handled and shown (the
+        player's request is never slowed by the coach's work), and says if it is stale."""
+
+        def stop() -> bool:
+            with self._lock:
+                return self._stale(task)
+
+        return stop
 
     def _stale(self, task: Task) -> bool:
         """Is ``task``'s move no longer in the game followed (undone, another game)?"""
