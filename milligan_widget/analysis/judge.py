@@ -10,7 +10,7 @@ that reveals cards, and a move that reveals cards (a deal, a face-down card turn
 chance of dealing there over the sampled stocks, never by the row that really came. Where
 nothing is hidden the chances are the solver's exact verdicts: a move after which the deal
 cannot be won, where it could before, is a blunder, and the better move is one after which
-the solver wins.
+the solver wins. A move that was the only legal one is the best, with the position's chance.
 
 The labels, from the drop in the chance (the best move's chance minus the move's, both on
 the shared samples; lichess judges by drops in winning chance of about 0.1, 0.2 and 0.3):
