@@ -262,7 +262,7 @@ class MilliganWidget(anywidget.AnyWidget):
     def coach(self, on: bool) -> None:
         on = _checked_bool(on, "coach")
         self._table.require("coach")
-        self._table.assistant.coach.on = on
+        self._table.assistant.coach.switch(on)
         words = "The coach is on: each move is judged as you play it." if on else "Coach off."
         self._table.publish(message=words)
 

@@ -109,6 +109,14 @@ def test_the_menu_toggles_the_coach_and_moves_by_gesture_are_judged() -> None:
         widget.coach = 1
 
 
+def test_turning_the_coach_off_drops_the_moves_still_to_judge() -> None:
+    widget = coached()
+    with widget._lock:  # the move is queued, not judged yet
+        widget.play("1>f")
+        widget.coach = False
+    assert widget.wait(30) and widget.coach_log == () and widget.analysis.get("coach") is None
+
+
 def test_a_lesson_and_the_replay_viewer_refuse_the_coach() -> None:
     widget, browser = _lesson_widget()
     with pytest.raises(ModeError, match="The coach is for a game"):

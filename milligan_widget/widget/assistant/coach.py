@@ -69,6 +69,14 @@ class Coach:
             return
         self.log = [j for j in self.log if _still_played(game, j.ply, j.move)]
 
+    def switch(self, on: bool) -> None:
+        """The coach on or off (holding the lock); off, the moves still to judge are dropped
+        (the judgements in stay)."""
+        self.on = on
+        if not on:
+            self._tasks.clear()
+            self._generation += 1  # the move being judged is stopped
+
     def played(self, game: Game, before: Game, move: Move) -> None:
         """``move`` was played in ``game`` from ``before`` (a copy of the position before it):
         judge it in the background (holding the lock)."""
