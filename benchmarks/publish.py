@@ -7,7 +7,11 @@ legal move each time, a deal when nothing else is legal), with auto-save on; the
 milliseconds per request, the median of ``--runs`` games, for the first and the second half
 of the game (costs that grow with the history show there).
 
-Run:  python benchmarks/publish.py [--runs 7]
+With ``--coach`` the same games are played with the live coach off and on, side by side
+(``--requests`` moves each, ``--pause`` seconds between two moves, as a player takes): with
+it on, each move is judged in the background and the figure says whether the request waits.
+
+Run:  python benchmarks/publish.py [--runs 7] [--coach [--requests 60] [--pause 0.5]]
 """
 
 from __future__ import annotations
@@ -19,8 +23,9 @@ import tempfile
 import time
 
 
-def drive(widget, requests: int = 300) -> tuple[float, float]:
-    """Play ``requests`` moves through the handler; ms per request in each half."""
+def drive(widget, requests: int = 300, pause: float = 0.0) -> tuple[float, float]:
+    """Play ``requests`` moves through the handler (``pause`` seconds between two); ms per
+    request in each half."""
     widget.new_game(27)
     times = []
     for _ in range(requests):
@@ -37,6 +42,7 @@ def drive(widget, requests: int = 300) -> tuple[float, float]:
         start = time.perf_counter()
         widget._on_custom_msg(widget, message)
         times.append(time.perf_counter() - start)
+        time.sleep(pause)
     half = len(times) // 2
     return 1000 * statistics.mean(times[:half]), 1000 * statistics.mean(times[half:])
 
@@ -44,7 +50,12 @@ def drive(widget, requests: int = 300) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--coach", action="store_true", help="the coach off and on, side by side")
+    parser.add_argument("--requests", type=int, default=60, help="moves per game with --coach")
+    parser.add_argument("--pause", type=float, default=0.5, help="seconds between moves (--coach)")
     args = parser.parse_args()
+    if args.coach:
+        return coach_side_by_side(args.runs, args.requests, args.pause)
     os.environ.setdefault("MILLIGAN_WIDGET_DATA", tempfile.mkdtemp())
     from milligan_widget import MilliganWidget
 
@@ -56,6 +67,24 @@ def main() -> None:
     print(f"Python per request (median of {args.runs} games of deal 27, auto-save on):")
     print(f"  moves 1-150:   {first:.3f} ms")
     print(f"  moves 151-300: {second:.3f} ms")
+
+
+def coach_side_by_side(runs: int, requests: int, pause: float) -> None:
+    """The same games with the coach off and on, alternately; ms per request."""
+    os.environ.setdefault("MILLIGAN_WIDGET_DATA", tempfile.mkdtemp())
+    from milligan_widget import MilliganWidget
+
+    figures: dict[bool, list[float]] = {False: [], True: []}
+    for _ in range(runs):
+        for coach in (False, True):
+            widget = MilliganWidget(seed=27, autosave="benchmark", stats=False, coach=coach)
+            figures[coach].append(statistics.mean(drive(widget, requests, pause)))
+            judged = len(widget.coach_log)
+            widget.close()
+    off, on = (statistics.median(figures[coach]) for coach in (False, True))
+    print(f"Python per request, deal 27, {requests} moves {pause:g} s apart, median of {runs}:")
+    print(f"  coach off: {off:.3f} ms")
+    print(f"  coach on:  {on:.3f} ms ({on / off:.2f}x; {judged} moves judged in the last game)")
 
 
 if __name__ == "__main__":

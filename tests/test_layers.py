@@ -45,6 +45,7 @@ LAYERS = [
     ["analysis.hint"],
     ["analysis.honest", "analysis.flags"],
     ["analysis.words"],
+    ["analysis.judge"],  # one move judged as it is played: the live coach's
     ["analysis.chart"],  # the review's presentation: the Review only as a type
     ["analysis.report"],
     ["analysis.review"],

@@ -241,7 +241,7 @@ def test_the_file_is_wal_with_a_schema_version(tmp_path):
     store = Stats(tmp_path)
     store.record(record("won", 0))
     with sqlite3.connect(store.path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == stats.SCHEMA_VERSION == 3
+        assert db.execute("PRAGMA user_version").fetchone()[0] == stats.SCHEMA_VERSION == 4
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert store.path == tmp_path / "statistics.sqlite3"
 

@@ -61,7 +61,7 @@ def test_csv_carries_peek_and_an_export_from_before_peek_still_reads(tmp_path):
     store.export_csv(path)
     assert read_csv(path)[0].peek is True
     lines = path.read_text().splitlines()
-    old = [",".join(line.split(",")[:-1]) for line in lines]  # the peek column cut off
+    old = [",".join(line.split(",")[:-2]) for line in lines]  # peek and coached cut off
     path.write_text("\n".join(old) + "\n")
     game = read_csv(path)[0]
     assert isinstance(game, GameRecord) and game.peek is False and game.result == "won"

@@ -1,7 +1,7 @@
 /** Toolbar, status bar, message line, end-of-game banner and the Rules panel. */
 import { el, formatTime, makeButton } from "./dom";
 import type { ThemeChoice } from "./theme";
-import type { Analysis, DifficultyChoice, GameView, Kind, Request, RulesInfo, StatName } from "./types";
+import type { Analysis, CoachView, DifficultyChoice, GameView, Kind, Request, RulesInfo, StatName } from "./types";
 
 const STATS: [StatName, string][] = [
   ["foundations", "Foundations"],
@@ -75,6 +75,10 @@ export class Controls {
   private readonly themeSelect = el("select", "mw-select");
   private readonly winnableBox = el("input", "");
   private readonly peekBox = el("input", "");
+  private readonly coachBox = el("input", "");
+  /** The coach's word on the last move, quietly beside the status bar, with Show and Undo. */
+  readonly coachLine = el("div", "mw-coach");
+  private readonly coachWords = el("span", "mw-coach-words");
   /** The deal and the rules on show; a click opens the Rules panel. */
   private readonly gameName = button("", "rules", "Show the rules of this game");
   readonly verdict = el("span", "mw-verdict");
@@ -183,13 +187,19 @@ export class Controls {
     this.peekBox.dataset.role = "peek";
     this.peekBox.addEventListener("change", () => this.send({ type: "peek", on: this.peekBox.checked }));
     peek.append(this.peekBox, document.createTextNode(" Peek at hidden cards"));
+    const coach = el("label", "mw-check");
+    coach.title = "After each move, judge it from what you could see before it (best, good, inaccuracy, mistake, blunder) and name the better move";
+    this.coachBox.type = "checkbox";
+    this.coachBox.dataset.role = "coach";
+    this.coachBox.addEventListener("change", () => this.send({ type: "coach", on: this.coachBox.checked }));
+    coach.append(this.coachBox, document.createTextNode(" Coach"));
     const keep = el("div", "mw-menu-items");
     keep.append(
       button("Save", "save", "Save this game in the notebook's folder"),
       button("Open…", "files", "Open a game saved in the notebook's folder"),
       button("Statistics", "stats", "Games played and won, streaks and best times"),
     );
-    this.menuMain.append(keep, colours, theme, peek);
+    this.menuMain.append(keep, colours, theme, peek, coach);
     this.menu.append(this.menuMain);
   }
 
@@ -263,6 +273,16 @@ export class Controls {
     const analysis = el("span", "mw-analysis");
     analysis.append(check, this.verdict, this.verdictWhy, think);
     this.status.append(analysis);
+    this.coachLine.dataset.role = "coach-line";
+    this.coachLine.hidden = true;
+    this.coachWords.setAttribute("role", "status");
+    this.coachWords.setAttribute("aria-live", "polite");
+    const show = button("Show", "better", "Take the move back and light the better move on the board");
+    show.dataset.role = "coach-show";
+    const undo = button("Undo", "undo", "Take the move back");
+    undo.dataset.role = "coach-undo";
+    this.coachLine.append(this.coachWords, show, undo);
+    this.status.append(this.coachLine);
   }
 
   private onClick(e: Event): void {
@@ -347,6 +367,21 @@ export class Controls {
     this.verdictWhy.title = why;
     this.canThink = analysis.can_think;
     this.enableSolverTools();
+    this.setCoach(analysis.coach ?? null);
+  }
+
+  /** The coach's word on the last move: "judging…", then its judgement; Show where it found
+   * a better move, Undo where the move was not the best. */
+  private setCoach(coach: CoachView | null): void {
+    this.coachLine.hidden = coach == null;
+    if (coach == null) return;
+    const judging = coach.state === "judging";
+    this.coachLine.dataset.label = judging ? "judging" : coach.label ?? "";
+    const text = judging ? `Coach: judging ${coach.move === "d" ? "the deal" : coach.move}…` : `Coach · ${coach.words}`;
+    if (this.coachWords.textContent !== text) this.coachWords.textContent = text;
+    const [show, undo] = this.coachLine.querySelectorAll<HTMLButtonElement>("button");
+    show.hidden = judging || !coach.better;
+    undo.hidden = judging || coach.label === "best" || coach.label === "good";
   }
 
   /** Stop while something runs; Think longer while offered and nothing runs. */
@@ -386,6 +421,8 @@ export class Controls {
     this.winnableBox.disabled = !can.has("winnable");
     this.peekBox.checked = view.peek;
     this.peekBox.disabled = !can.has("peek");
+    this.coachBox.checked = view.coach;
+    this.coachBox.disabled = !can.has("coach");
     this.busy = view.busy;
     this.enableSolverTools();
     this.settleSeedBox(view);

@@ -31,6 +31,8 @@ const COLUMNS: [string, (line: PresetStats) => string][] = [
   ["Win rate (95%)", rate],
   // Fair play and peeking apart: the games played with Peek on, and won.
   ["Peeked (won)", (line) => `${line.peeked} (${line.won_peeking})`],
+  // The games played with the live coach on, and won (honest help: not peeked).
+  ["Coached (won)", (line) => `${line.coached ?? 0} (${line.won_coached ?? 0})`],
   ["Streak", (line) => `${line.current_streak} (best ${line.best_streak})`],
   ["Best time", (line) => clock(line.best_time)],
   ["Fewest moves", (line) => (line.fewest_moves == null ? "–" : String(line.fewest_moves))],
@@ -87,7 +89,7 @@ export class Sheets {
     const recent = el("ol", "mw-recent");
     for (const game of data.recent) {
       const moves = `${game.moves} move${game.moves === 1 ? "" : "s"}`;
-      const result = `${game.result}, ${moves}, ${clock(game.seconds)}${game.peek ? ", peeked" : ""}`;
+      const result = `${game.result}, ${moves}, ${clock(game.seconds)}${game.peek ? ", peeked" : ""}${game.coached ? ", coached" : ""}`;
       recent.append(el("li", "", `${game.deal} (${game.preset.replace(/-/g, " ")}): ${result}`));
     }
     const parts: HTMLElement[] = [el("h3", "", "Statistics")];

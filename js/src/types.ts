@@ -104,6 +104,8 @@ export interface GameView {
   busy: "solution" | "think" | "review" | null;
   /** Peek: the help may use the hidden cards (the solver's); false: fair play, honest help. */
   peek: boolean;
+  /** The live coach is on: each move of the player's game is judged as it is played. */
+  coach: boolean;
   /** The toolbar's actions that do something now (milligan_widget/widget/modes.py). */
   actions: string[];
   lesson?: LessonView;
@@ -154,6 +156,8 @@ export interface PresetStats {
   /** Games played with Peek on at some time, and those won. */
   peeked: number;
   won_peeking: number;
+  coached?: number;
+  won_coached?: number;
 }
 
 export interface RecentGame {
@@ -165,6 +169,8 @@ export interface RecentGame {
   ended: string;
   /** Played with Peek on at some time. */
   peek: boolean;
+  /** Played with the live coach on. */
+  coached?: boolean;
 }
 
 /** The Statistics panel's data (the ``statistics`` trait): no deck in it. */
@@ -221,6 +227,21 @@ export interface Analysis {
   why: string;
   /** Think longer is offered: the solver found no answer in the time it had. */
   can_think: boolean;
+  /** The live coach on the last move (milligan_widget/analysis/judge.py): its judgement, or
+   * that it is being judged; null with the coach off or before the first move. */
+  coach?: CoachView | null;
+}
+
+/** The coach's judgement of the last move (or `state: "judging"` until it comes). */
+export interface CoachView {
+  state?: "judging";
+  ply: number;
+  move: string;
+  label?: "best" | "good" | "inaccuracy" | "mistake" | "blunder";
+  /** In a player's words: "Blunder: dealing a row leaves 0 of 8 sampled stocks winnable; 1>f kept 8". */
+  words?: string;
+  /** The better move (notation), for an inaccuracy or worse; Show lights it. */
+  better?: string | null;
 }
 
 /** One move of the game review (milligan_widget/widget/assistant/review.py): the position
@@ -298,6 +319,7 @@ export type Request =
   | { type: "next" | "previous" | "close" }
   | { type: "goto_step"; index: number }
   | { type: "solution" | "stop" | "think" | "review" }
-  | { type: "winnable" | "peek"; on: boolean }
+  | { type: "winnable" | "peek" | "coach"; on: boolean }
+  | { type: "better" }
   | { type: "seek"; ply: number }
   | { type: "new"; seed: string | null; rules: string | null; difficulty: string | null };

@@ -22,6 +22,7 @@ from .chart import review_svg
 from .evaluate import Chance, Evaluator, Limit, Seen
 from .flags import Flag
 from .hint import Plan, honest_hint, honest_plan
+from .judge import Judgement, judge_move
 from .review import Review, ReviewEntry, final_verdict, mistake, review, review_steps
 from .sampling import VisibleView, determinize, visible_view
 
@@ -29,6 +30,7 @@ __all__ = [
     "Chance",
     "Evaluator",
     "Flag",
+    "Judgement",
     "Limit",
     "Plan",
     "Review",
@@ -40,6 +42,7 @@ __all__ = [
     "final_verdict",
     "honest_hint",
     "honest_plan",
+    "judge_move",
     "mistake",
     "review",
     "review_steps",

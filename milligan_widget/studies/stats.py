@@ -77,7 +77,7 @@ from milligan_widget.engine.savefile import parse, read_text, write_atomic
 
 ENVIRONMENT_VARIABLE = "MILLIGAN_WIDGET_DATA"  #: names a folder to use instead of the default
 FILE_NAME = "statistics.sqlite3"
-SCHEMA_VERSION = 3  #: the ``PRAGMA user_version`` of the files this version writes
+SCHEMA_VERSION = 4  #: the ``PRAGMA user_version`` of the files this version writes
 RESULTS = ("won", "lost", "abandoned")
 CUSTOM = "custom"  #: the filter that selects every game played under rules that are no preset
 BUSY_TIMEOUT = 2.0  #: seconds SQLite waits for another writer, per attempt
@@ -95,8 +95,8 @@ SPOOL_BYTES = 100_000  #: the largest file of one game kept there that is read
 T = TypeVar("T")
 #: A row as sqlite3 gives it (or as it is written): the file's values, checked before use.
 DbRow = tuple[Any, ...]
-#: A game as a summary counts it: (result, moves, seconds, solution used, peeked).
-Counted = tuple[str, int, float, int, int]
+#: A game as a summary counts it: (result, moves, seconds, solution used, peeked, coached).
+Counted = tuple[str, int, float, int, int, int]
 
 # Each entry upgrades the file by one version: entry i takes user_version i to i + 1.
 _MIGRATIONS: tuple[tuple[str, ...], ...] = (
@@ -130,6 +130,9 @@ _MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE games ADD COLUMN uid TEXT",
         "CREATE UNIQUE INDEX games_by_uid ON games (uid)",
     ),
+    # 4: was the game played with the live coach on (each move judged as it was played)?
+    # Games from before were not: there was no coach.
+    ("ALTER TABLE games ADD COLUMN coached INTEGER NOT NULL DEFAULT 0",),
 )
 assert len(_MIGRATIONS) == SCHEMA_VERSION
 
@@ -205,7 +208,9 @@ class GameRecord:
     ``moves``: plies from the deal to the last position. ``seconds``: time played.
     ``started``, ``ended``: UTC times in ISO 8601 (``2024-05-01T12:00:00+00:00``).
     ``peek``: the player had the all-seeing help on (hints and verdicts that know the
-    hidden cards) at some time in the game. Make one with :meth:`from_game`.
+    hidden cards) at some time in the game. ``coached``: the live coach judged its moves
+    (honest help: it reads no hidden card, so a coached game is not peeked). Make one with
+    :meth:`from_game`.
     """
 
     seed: int | None
@@ -220,6 +225,7 @@ class GameRecord:
     started: str
     ended: str
     peek: bool = False
+    coached: bool = False
 
     def __post_init__(self) -> None:
         _check_deal(self.seed, self.deck)
@@ -230,7 +236,7 @@ class GameRecord:
         for name in ("moves", "undos", "hints"):
             _check_count(name, getattr(self, name))
         _check_seconds(self.seconds)
-        for name in ("solution_used", "peek"):
+        for name in ("solution_used", "peek", "coached"):
             if type(getattr(self, name)) is not bool:
                 raise StatsError(f"{name} is True or False, not {shown(getattr(self, name))}")
         for name in ("started", "ended"):
@@ -248,6 +254,7 @@ class GameRecord:
         started: datetime | None = None,
         ended: datetime | None = None,
         peek: bool = False,
+        coached: bool = False,
     ) -> GameRecord:
         """The record of ``game`` as it stands: won, lost, or else abandoned. The widget
         passes what it counted; ``ended`` is now unless given, ``started`` is ``seconds``
@@ -269,6 +276,7 @@ class GameRecord:
             started=start.isoformat(timespec="seconds"),
             ended=end.isoformat(timespec="seconds"),
             peek=peek,
+            coached=coached,
         )
 
     @property
@@ -365,7 +373,8 @@ class PresetSummary:
     game counts as played and not won, and ends a streak. ``best_time`` (seconds) and
     ``fewest_moves`` are over the wins played without the solver's Solution. ``peeked``
     and ``won_peeking``: the games played, and won, with peek on (the help that knows the
-    hidden cards), so that fair play and peeking can be told apart."""
+    hidden cards), so that fair play and peeking can be told apart; ``coached`` and
+    ``won_coached``: those played, and won, with the live coach on."""
 
     preset: str
     rules: str
@@ -382,6 +391,8 @@ class PresetSummary:
     fewest_moves: int | None
     peeked: int = 0
     won_peeking: int = 0
+    coached: int = 0
+    won_coached: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -419,16 +430,18 @@ class Summary:
 
 
 def _groups(rows: Iterable[DbRow]) -> dict[str, list[Counted]]:
-    """(result, moves, seconds, solution_used, peek) by rules key, leaving out nonsense rows."""
+    """(result, moves, seconds, solution_used, peek, coached) by rules key, leaving out
+    nonsense rows."""
     groups: dict[str, list[Counted]] = {}
-    for key, result, moves, seconds, solution_used, peek in rows:
+    for key, result, moves, seconds, solution_used, peek, coached in rows:
         if (
             _is_key(key)
             and result in RESULTS
             and type(moves) is int
             and isinstance(seconds, (int, float))
         ):
-            groups.setdefault(key, []).append((result, moves, seconds, solution_used, peek))
+            counted = (result, moves, seconds, solution_used, peek, coached)
+            groups.setdefault(key, []).append(counted)
     return groups
 
 
@@ -442,11 +455,12 @@ def _is_key(key: Any) -> bool:
 
 
 def _summarise(key: str, rows: list[Counted]) -> PresetSummary:
-    """``rows``: (result, moves, seconds, solution_used, peek) of one rules' games, oldest
-    first."""
+    """``rows``: (result, moves, seconds, solution_used, peek, coached) of one rules' games,
+    oldest first."""
     results = [row[0] for row in rows]
     played, won = len(results), results.count("won")
     peeked = [row[0] for row in rows if row[4]]
+    coached = [row[0] for row in rows if row[5]]
     fair_wins = [row for row in rows if row[0] == "won" and not row[3]]
     low, high = wilson(won, played) if played else (None, None)
     current = best = 0
@@ -469,6 +483,8 @@ def _summarise(key: str, rows: list[Counted]) -> PresetSummary:
         fewest_moves=min((row[1] for row in fair_wins), default=None),
         peeked=len(peeked),
         won_peeking=peeked.count("won"),
+        coached=len(coached),
+        won_coached=coached.count("won"),
     )
 
 
@@ -483,19 +499,21 @@ _COLUMNS = tuple(f.name for f in fields(GameRecord))
 #: A game counted and not written yet: its id (the same on every attempt) and its record.
 Waiting = tuple[str, GameRecord]
 _UID = re.compile(r"[0-9a-f]{32}")  # a game's id: uuid4().hex
-_SUMMARY_COLUMNS = ("rules", "result", "moves", "seconds", "solution_used", "peek")
+_SUMMARY_COLUMNS = ("rules", "result", "moves", "seconds", "solution_used", "peek", "coached")
 _INSERT = (  # a game already written (the same uid) is left as it is: it counts once
     f"INSERT INTO games ({', '.join(_COLUMNS)}, uid) VALUES ({', '.join('?' * len(_COLUMNS))}, ?)"
     " ON CONFLICT (uid) DO NOTHING"
 )
-#: What a file of version 1 (before the ``peek`` column) says instead: what migration 2 sets.
-_OLD_PEEK = "(hints > 0 OR solution_used)"
+#: What a file older than a column says instead (what its migration sets): the column's
+#: name -> (the version that added it, the value before).
+_BEFORE = {"peek": (2, "(hints > 0 OR solution_used)"), "coached": (4, "0")}
 
 
 def _select(db: sqlite3.Connection, columns: tuple[str, ...] = _COLUMNS) -> str:
     """SELECT ``columns`` FROM games, for a file of any version this code reads (a file
     read without writing is not upgraded: an older one gets the values its upgrade sets)."""
-    names = [_OLD_PEEK if c == "peek" and _version(db) < 2 else c for c in columns]
+    version = _version(db)
+    names = [_BEFORE[c][1] if version < _BEFORE.get(c, (0, c))[0] else c for c in columns]
     return f"SELECT {', '.join(names)} FROM games"
 
 
@@ -987,6 +1005,7 @@ def _records(rows: Any) -> list[GameRecord]:
             values["seed"] = None if values["seed"] is None else deal_number(values["seed"])
             values["solution_used"] = _flag(values["solution_used"], (1,), (0,))
             values["peek"] = _flag(values["peek"], (1,), (0,))
+            values["coached"] = _flag(values["coached"], (1,), (0,))
             values["seconds"] = float(values["seconds"])
             records.append(GameRecord(**values))
     return records
@@ -1013,6 +1032,7 @@ def records_to_csv(records: list[GameRecord]) -> str:
         row = ["" if value is None else value for value in _to_row(record)]
         row[_COLUMNS.index("solution_used")] = "yes" if record.solution_used else "no"
         row[_COLUMNS.index("peek")] = "yes" if record.peek else "no"
+        row[_COLUMNS.index("coached")] = "yes" if record.coached else "no"
         writer.writerow(row)
     return out.getvalue()
 
@@ -1023,7 +1043,7 @@ def read_csv(path: str | os.PathLike[str]) -> list[GameRecord]:
     with open(path, encoding="utf-8", newline="") as handle:
         reader = csv.reader(handle)
         header = tuple(next(reader, ()))
-        if header not in (_COLUMNS, _COLUMNS[:-1]):  # an export from before ``peek``
+        if header not in (_COLUMNS, _COLUMNS[:-1], _COLUMNS[:-2]):  # before coached, peek
             raise StatsError(f"{Path(path).name} is not a statistics export: its header differs")
         return [_from_csv(Path(path).name, reader.line_num, header, row) for row in reader]
 
@@ -1037,8 +1057,9 @@ def _from_csv(name: str, line: int, header: tuple[str, ...], row: list[str]) -> 
             values[count] = int(values[count])
         values["seconds"] = float(values["seconds"])
         values["solution_used"] = _flag(values["solution_used"], ("yes",), ("no",))
-        if "peek" in values:
-            values["peek"] = _flag(values["peek"], ("yes",), ("no",))
+        for flag in ("peek", "coached"):
+            if flag in values:
+                values[flag] = _flag(values[flag], ("yes",), ("no",))
         return GameRecord(**values)
     except ValueError as error:  # StatsError and RulesError are ValueErrors too
         raise StatsError(f"{name}, line {line}: not a game ({error})") from None

@@ -11,7 +11,8 @@ only from the layers below it, which ``tests/widget/test_layers.py`` checks).
 - :mod:`.assistant`: the solver working in the background, shown only through a small
   ``Host``: :mod:`.assistant.jobs` (a job, its thread), :mod:`.assistant.winning_line` (a win
   remembered), :mod:`.assistant.hints`, :mod:`.assistant.indicator` ("still winnable?") and
-  :mod:`.assistant.solution` (the solution playing back); Think longer is the assistant's own;
+  :mod:`.assistant.solution` (the solution playing back), :mod:`.assistant.coach` (the live
+  coach: each move judged as it is played); Think longer is the assistant's own;
 - :mod:`.setaside`: the games Restart and New game replaced, which Undo brings back;
 - :mod:`.table`: the game on show in its mode; the one gate in (``Table.require`` asks the
   mode) and the one door out (``Table.publish`` sends one frame in one update);

@@ -27,7 +27,7 @@ from typing import Any
 import anywidget
 import traitlets
 
-from milligan_widget.analysis import Review
+from milligan_widget.analysis import Judgement, Review
 from milligan_widget.engine import Game, IllegalMoveError, Move, Rules
 from milligan_widget.search import solver
 from milligan_widget.studies.stats import Stats, default_folder
@@ -65,6 +65,13 @@ def _bundle(name: str) -> Path:
             "`pip install -e .` (it builds js/ with npm) or run `npm run build` in js/."
         )
     return path
+
+
+def _checked_bool(value: Any, name: str) -> bool:
+    """``value`` if it is True or False; a TypeError in a player's words if not."""
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} is True or False, not {value!r:.40}")
+    return value
 
 
 def _said(error: Exception, limit: int = 200) -> str:
@@ -124,6 +131,7 @@ class MilliganWidget(anywidget.AnyWidget):
         honest: HonestBudget | None = None,
         hint_time: float = HINT_TIME,
         check_winnable: bool = False,
+        coach: bool = False,
         winnable_time: float = WINNABLE_TIME,
         stats: bool | Stats = True,
         autosave: bool | str = True,
@@ -148,6 +156,7 @@ class MilliganWidget(anywidget.AnyWidget):
         table.card.peek = table.card.peek or bool(peek)  # a game saved peeking stays so
         self.winnable_time = winnable_time
         table.assistant.indicator.on = bool(check_winnable)
+        table.assistant.coach.on = _checked_bool(coach, "coach")
         self._playing, self._lessons = Playing(table), Lessons(table)
         self._viewer, self._helping = Viewer(table), Helping(table)
         self._keeping = Keeping(table, SaveFolder())
@@ -236,6 +245,36 @@ class MilliganWidget(anywidget.AnyWidget):
     @check_winnable.setter
     def check_winnable(self, on: bool) -> None:
         self._table.assistant.check_winnable(on)
+
+    @property
+    def coach(self) -> bool:
+        """Whether the live coach is on: after each move of the player's game (by gesture,
+        keyboard or :meth:`play`) it judges the move in the background, honestly (from what
+        the player saw before it, on the scale best, good, inaccuracy, mistake, blunder),
+        and the status bar says it, with the better move for an inaccuracy or worse (Show
+        lights it; Undo takes the move back). :attr:`coach_log` keeps the judgements. The
+        "⋯" menu's Coach toggles it; refused in a lesson or the replay viewer. A game played
+        with it counts as coached in the statistics (not as peeked: it reads no hidden card)."""
+        return self._table.assistant.coach.on
+
+    @coach.setter
+    @_locked
+    def coach(self, on: bool) -> None:
+        on = _checked_bool(on, "coach")
+        self._table.require("coach")
+        self._table.assistant.coach.switch(on)
+        words = "The coach is on: each move is judged as you play it." if on else "Coach off."
+        self._table.publish(message=words)
+
+    @property
+    def coach_log(self) -> tuple[Judgement, ...]:
+        """The coach's judgements of the moves of the game on show, one per judged move in
+        the order played: each a frozen :class:`~.analysis.judge.Judgement` with ``ply``
+        (the move's index in the game's history), ``move`` (notation), ``label``,
+        ``chance_before``, ``chance_after``, ``better`` (notation or None) and
+        ``better_chance``. Undo drops the judgement of the move undone; a new game clears
+        it. :meth:`wait` waits for the judgements still to come."""
+        return tuple(self._table.assistant.coach.log)
 
     @property
     def known_win(self) -> tuple[Move, ...] | None:
@@ -645,7 +684,7 @@ class MilliganWidget(anywidget.AnyWidget):
         count = len(mode.moves) if isinstance(mode, modes.Replay) else 0
         request = requests.parse(content, self.game, count, steps)
         table.require(request.kind)
-        if request.kind not in ("stop", "winnable", "peek", "stats", "review"):
+        if request.kind not in ("stop", "winnable", "peek", "coach", "stats", "review"):
             table.assistant.cancel_solution()  # the player takes over from the solution
         self._handlers()[request.kind](request)
 
@@ -664,6 +703,8 @@ class MilliganWidget(anywidget.AnyWidget):
             "stop": lambda _: helping.stop() or self._table.publish(message="Nothing to stop."),
             "winnable": lambda r: setattr(self, "check_winnable", r.on),
             "peek": lambda r: setattr(self, "peek", r.on),
+            "coach": lambda r: setattr(self, "coach", r.on),
+            "better": lambda _: playing.show_better(),
             "auto": lambda _: playing.autoplay(),
             "finish": lambda _: helping.finish(),
             "stats": lambda _: keeping.show_statistics(),

@@ -43,6 +43,8 @@ NOT_IN_LESSON = {
     "files": "Close the lesson to open a saved game.",
     "open": "Close the lesson to open a saved game.",
     "winnable": "The solver's check is for a game: finish or close the lesson first.",
+    "coach": "The coach is for a game: the lesson checks each move itself.",
+    "better": "The coach is for a game: the lesson checks each move itself.",
     "review": "The review is for a game: finish or close the lesson first.",
     "goto": "goto(n) steps through a game's moves: use goto_step(i).",  # Python's API only
 }
@@ -81,6 +83,7 @@ TOOLBAR: dict[str, Callable[[dict[str, Any]], bool]] = {
     "stats": lambda view: True,
     "winnable": lambda view: True,
     "peek": lambda view: True,
+    "coach": lambda view: True,
     # A game with moves (the replay's whole line in the viewer): play once it is over.
     "review": lambda view: (
         _moves_to_review(view) > 0 and (view["mode"] == "replay" or view["status"] != "playing")
@@ -101,6 +104,8 @@ def actions(mode: str, view: dict[str, Any]) -> list[str]:
     ...         "stats": {"moves": 3}, "busy": None, "mode": "replay"}
     >>> actions("lesson", view)
     ['undo', 'deal', 'restart', 'hint', 'stats', 'peek']
+    >>> "coach" in actions("play", view), "coach" in actions("replay", view)
+    (True, False)
     >>> actions("replay", view)
     ['stats', 'peek', 'review']
     """

@@ -22,6 +22,7 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
+from milligan_widget.analysis.words import move_name
 from milligan_widget.engine import Game, IllegalMoveError, Move, Rules
 from milligan_widget.studies import difficulty as difficulties
 from milligan_widget.widget import requests
@@ -134,9 +135,26 @@ class Playing:
             raise IllegalMoveError("Nothing to redo.")
         before = table.game.copy()
         move = table.game.redo()
+        table.coach(before, move)
         table.publish(message=f"Redone: {before.describe(move)}",
                       last=views.last_move(before, move))  # fmt: skip
         return move
+
+    def show_better(self) -> Move:
+        """Take back the last move and light the better move the coach found in its place
+        (as Hint lights its move); refused where the coach found none."""
+        table = self.table
+        judged = table.assistant.coach.last(table.game)
+        if judged is None or judged.better is None:
+            reason = "The coach found no better move for the last move."
+            table.refuse(reason)
+            raise IllegalMoveError(reason)
+        table.game.undo()
+        table.card.undos += 1
+        better = Move.parse(judged.better)
+        words = f"Better than {move_name(judged.move)}: {table.game.describe(better)}"
+        table.publish(message=f"{words} (lit; your move is taken back)", hint=better)
+        return better
 
     def autoplay(self) -> list[Move]:
         """Play every safe card to the foundations."""

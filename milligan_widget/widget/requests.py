@@ -43,6 +43,8 @@ REQUEST_TYPES = (
     "think",  # Think longer: give the solver more time for the position on show
     "winnable",  # the "still winnable?" indicator on or off ({"on": true})
     "peek",  # the help that knows the hidden cards ({"on": true}) or fair play ({"on": false})
+    "coach",  # the live coach on or off ({"on": true})
+    "better",  # the coach's Show: take the last move back and light the better move
     "finish",  # play every card left home, when that is all there is left to do
     "stats",  # open the Statistics panel
     "save", "files",  # save the game in the notebook's folder; list the saves there (Open)
@@ -228,7 +230,7 @@ class Request:
     seed: int | None = None  # "new": None for a random deal
     rules: str | None = None  # "new": None for the same rules
     difficulty: str | None = None  # "new": None for any deal
-    on: bool = False  # "winnable", "peek", "resume"
+    on: bool = False  # "winnable", "peek", "coach", "resume"
     number: int = 0  # "seek": the ply; "goto_step": the step's index
     name: str = ""  # "open": a save file's name (checked against the folder when opened)
 
@@ -249,7 +251,7 @@ def parse(content: Any, game: Game, replay_moves: int = 0, lesson_steps: int = 0
         seed, rules = _parse_seed(content.get("seed")), _parse_rules(content.get("rules"))
         difficulty = _parse_difficulty(content.get("difficulty"))
         return Request(kind, seed=seed, rules=rules, difficulty=difficulty)
-    if kind in ("winnable", "peek", "resume"):
+    if kind in ("winnable", "peek", "coach", "resume"):
         return Request(kind, on=_parse_on(content))
     if kind == "open":
         return Request(kind, name=_parse_name(content.get("name")))

@@ -65,6 +65,7 @@ class Scorecard:
     hints: int = 0
     solution_used: bool = False
     peek: bool = False  # the help that knows the hidden cards was on at some time
+    coached: bool = False  # the live coach judged a move of it
     counted: bool = False
     ended: float | None = None  # when the clock stopped: the game is over
 
@@ -136,6 +137,7 @@ class Scorekeeper:
             solution_used=card.solution_used,
             started=card.began,
             peek=card.peek,
+            coached=card.coached,
         )
         self.stats.record_later(record, self._written)
         if game.status == "won":  # the game counts in the summary while it is written

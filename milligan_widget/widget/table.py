@@ -237,20 +237,32 @@ class Table:
                 raise IllegalMoveError(feedback.message)
             return feedback.move
         game = self.game
+        coached = self.assistant.coach.on and self.mode.own_game
         try:
             matched = self.engine_move(move)
             last = views.last_move(game, matched)
             description = game.describe(matched)
+            before = game.copy() if coached else None
             played = game.play(matched)
         except IllegalMoveError as exc:
             self.refuse(str(exc))
             raise
+        if before is not None:
+            self.coach(before, played)
         if comment:
             game.set_comment(comment)
             description = f"{description} — {comment}"
         self.publish(message=prefix + description, last=last)
         self.notify(played)
         return played
+
+    def coach(self, before: Game, move: Move) -> None:
+        """The coach judges ``move``, just played from ``before`` (a copy), in the
+        background (the frame that shows the move goes out first); the game counts as
+        coached."""
+        if self.assistant.coach.on and self.mode.own_game:
+            self.card.coached = True
+            self.assistant.coach.played(self.game, before, move)
 
     def attempt(self, move: Move | str) -> Feedback:
         """Try ``move`` on the lesson's step, show the feedback and return it."""
@@ -322,12 +334,15 @@ class Table:
             return
         message, kind, elapsed = self.bookkeeping(sentence(message), kind)
         game = self.game
+        if self.mode.own_game:
+            self.assistant.coach.follow(game)  # an undone move's judgement goes
         self._rev += 1
         view = views.build_view(
             game, rev=self._rev, message=message, kind=kind, last=last, hint=hint, elapsed=elapsed
         )
         view["busy"] = self.assistant.busy
         view["peek"] = self.assistant.peek
+        view["coach"] = self.assistant.coach.on
         if self.mode.own_game:
             self._add_play_state(view)
         self.mode.add_to(view)

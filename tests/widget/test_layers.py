@@ -14,7 +14,7 @@ PREFIX = "milligan_widget.widget"
 LAYERS = [
     ["words", "lock", "view", "requests", "scores", "storage", "assistant.honesty"],  # basics
     ["modes", "assistant.jobs"],
-    ["assistant.winning_line"],
+    ["assistant.winning_line", "assistant.coach"],
     [
         "assistant.hints",
         "assistant.indicator",

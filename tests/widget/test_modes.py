@@ -252,7 +252,8 @@ def test_the_animated_replay_keeps_the_comments(tmp_path) -> None:
 def test_the_view_says_which_toolbar_actions_do_something_in_each_mode() -> None:
     widget = MilliganWidget(seed=8)
     assert widget.view["actions"] == [
-        "new", "deal", "hint", "auto", "solution", "save", "files", "stats", "winnable", "peek"
+        "new", "deal", "hint", "auto", "solution", "save", "files", "stats", "winnable", "peek",
+        "coach",
     ]  # fmt: skip
     widget.play("d")
     assert {"undo", "restart"} <= set(widget.view["actions"])

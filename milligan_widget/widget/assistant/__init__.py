@@ -1,5 +1,5 @@
-"""The solver's work for the widget: hints, the "still winnable?" indicator, Think longer,
-the solution playing back, and the winning line remembered.
+"""The solver's work for the widget: hints, the "still winnable?" indicator, the live coach,
+Think longer, the solution playing back, and the winning line remembered.
 
 The solver is pure Python, so its threads share the interpreter with the kernel; Python
 switches threads every few milliseconds, so a click waits milliseconds, not seconds. No
@@ -14,7 +14,8 @@ position on it answers at once, without a solve.
 through its :class:`~.jobs.Host` (the table's publishing), and its jobs run in
 :mod:`.jobs`' threads.
 
-The hints are :mod:`.hints`', the checks :mod:`.indicator`'s, the playback
+The hints are :mod:`.hints`', the checks :mod:`.indicator`'s, the judgements
+:mod:`.coach`'s, the playback
 :mod:`.solution`'s and the game review :mod:`.review`'s; Think longer, the analysis on show
 and stopping are the assistant's own.
 
@@ -34,6 +35,7 @@ from typing import Any
 from milligan_widget.engine import Game, Move
 from milligan_widget.engine.deadlock import explain
 from milligan_widget.search import solver
+from milligan_widget.widget.assistant.coach import Coach
 from milligan_widget.widget.assistant.hints import HINT_TIME, Hints
 from milligan_widget.widget.assistant.honesty import HonestBudget
 from milligan_widget.widget.assistant.indicator import WINNABLE_TIME, Indicator
@@ -73,8 +75,9 @@ class Assistant:
         self._lock = host.lock  # for @locked
         self.workers = Workers(host.lock)
         self.indicator = Indicator(host.lock, self._remember, self.update_analysis, host.log)
+        self.coach = Coach(host.lock, self.update_analysis, host.log)
         self.line = NO_LINE  # the win remembered for the game on show
-        self.analysis = dict(NO_ANALYSIS)
+        self.analysis: dict[str, Any] = dict(NO_ANALYSIS)
         self.hints = Hints(host, self.workers, self._remember, hint_time)
         self._think: Job | None = None  # Think longer's solve
         self.solution = Solution(host, self.workers, self._remember)
@@ -118,7 +121,7 @@ class Assistant:
     def honest(self, budget: HonestBudget) -> None:
         if not isinstance(budget, HonestBudget):
             raise TypeError(f"the honest budget is a HonestBudget, not {budget!r:.40}")
-        self.hints.honest = self.indicator.honest = budget
+        self.hints.honest = self.indicator.honest = self.coach.honest = budget
 
     def known_win(self) -> tuple[Move, ...] | None:
         """The remembered win's moves from the position on show, if it is on it."""
@@ -200,12 +203,14 @@ class Assistant:
 
     def _new_analysis(self, state: str | None, why: str = "") -> dict[str, Any] | None:
         """The analysis with this state and why, if it is not the one shown (else None)."""
-        value = {
+        value: dict[str, Any] = {
             "enabled": self.indicator.on,
             "state": state,
             "why": why if state is not None else "",
             "can_think": self._can_think(state),
         }
+        if self.coach.on:  # the coach's word on the last move (None: nothing to say yet)
+            value["coach"] = self.coach.shown(self.host.game()) if self._playing() else None
         if self.analysis == value:
             return None
         self.analysis = value
@@ -369,7 +374,9 @@ class Assistant:
         self.solution.drain()  # a playback on the event loop cannot go on while this waits
         if not self.workers.join(deadline):
             return False
-        while not self.closed and (self.analysis.get("state") == "checking" or self.indicator.busy):
+        while not self.closed and (
+            self.analysis.get("state") == "checking" or self.indicator.busy or self.coach.busy
+        ):
             if deadline is not None and time.monotonic() > deadline:
                 return False
             time.sleep(0.01)
@@ -395,9 +402,11 @@ class Assistant:
         self.cancel_solution()
         self.reviewer.cancel()
         self.indicator.close()
+        self.coach.close()
 
     def join(self, timeout: float) -> None:
         """Wait (up to ``timeout`` seconds) for the threads of a closed assistant."""
         deadline = time.monotonic() + timeout
         self.workers.join(deadline)
         self.indicator.join(deadline)
+        self.coach.join(deadline)

@@ -1,0 +1,157 @@
+"""The live coach in the widget: each move judged in the background, coach_log, Undo and a
+new game, Show, the toggle refused in lessons and replays, and the statistics' column."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from milligan_widget.analysis import Judgement, Limit, SamplingEvaluator, judge_move
+from milligan_widget.analysis.cache import Chances
+from milligan_widget.studies.stats import Stats
+from milligan_widget.teaching.lessons import stage
+from milligan_widget.widget import MilliganWidget
+from milligan_widget.widget.assistant import HonestBudget
+from milligan_widget.widget.modes import ModeError
+from tests.widget.simulate import Browser, _lesson_widget, _move
+
+HONEST = HonestBudget(samples=4, node_limit=3_000)
+
+
+def jacks():
+    """Millie: four Jacks can go home; the last row buries them on every sampled stock."""
+    return stage(
+        {1: "JC", 2: "JC", 3: "JS", 4: "JS"},
+        stock="QC QC KC KC QS QS KS KS",
+        rules="millie",
+        foundations={1: "10C", 2: "10C", 3: "10S", 4: "10S"},
+        rest_in_stock=False,
+    )
+
+
+def coached(**kwargs) -> MilliganWidget:
+    options = {"stats": False, "autosave": False, "honest": HONEST, "coach": True} | kwargs
+    return MilliganWidget(game=jacks(), **options)
+
+
+def logged(widget: MilliganWidget) -> list[tuple[int, str, str, str | None]]:
+    return [(j.ply, j.move, j.label, j.better) for j in widget.coach_log]
+
+
+def test_play_returns_at_once_and_the_judgement_comes_in_the_background() -> None:
+    widget = coached()
+    widget.play("d")
+    assert widget.analysis["coach"] == {"state": "judging", "ply": 0, "move": "d"}
+    assert widget.wait(30)
+    (judged,) = widget.coach_log
+    assert isinstance(judged, Judgement) and judged.label == "blunder"
+    assert judged.better is not None and judged.better.endswith(">f")
+    assert (judged.chance_after.wins, judged.better_chance.p) == (0, 1.0)
+    shown = widget.analysis["coach"]
+    assert shown["label"] == "blunder" and shown["words"].startswith("Blunder: dealing a row ")
+    with pytest.raises(AttributeError):
+        judged.label = "best"  # frozen
+
+
+def test_the_coach_judges_as_the_judge_does_from_what_was_seen_before_the_move() -> None:
+    widget = coached()
+    before = widget.game.copy()
+    widget.play("d")
+    assert widget.wait(30)
+    limit = HONEST.hint_limit(widget._table.assistant.coach.seconds)
+    alone = judge_move(before, "d", SamplingEvaluator(), limit, 0, cache=Chances())
+    assert widget.coach_log == (alone,)
+
+
+def test_undo_drops_the_judgement_and_a_new_game_clears_the_log() -> None:
+    widget = coached()
+    widget.play("1>f")
+    widget.play("2>f")
+    assert widget.wait(30) and logged(widget) == [
+        (0, "1>f", "best", None),
+        (1, "2>f", "best", None),
+    ]
+    widget.undo()
+    assert logged(widget) == [(0, "1>f", "best", None)]
+    widget.play("3>f")  # a new move 1: judged in its turn
+    assert widget.wait(30) and [j.move for j in widget.coach_log] == ["1>f", "3>f"]
+    widget.new_game(5)
+    assert widget.coach_log == () and widget.analysis["coach"] is None
+
+
+def test_show_takes_the_move_back_and_lights_the_better_one() -> None:
+    widget = coached()
+    browser = Browser(widget)
+    browser.request({"type": "deal"})
+    assert widget.wait(30)
+    better = widget.coach_log[0].better
+    browser.request({"type": "better"})
+    assert widget.game.history == [] and widget.view["hint"]["text"] == better
+    assert widget.view["message"].startswith("Better than dealing a row: J")
+    assert widget.coach_log == ()
+    browser.request({"type": "better"})  # nothing to show now
+    assert widget.view["kind"] == "error" and "no better move" in widget.view["message"]
+
+
+def test_the_menu_toggles_the_coach_and_moves_by_gesture_are_judged() -> None:
+    widget = coached(coach=False)
+    browser = Browser(widget)
+    browser.request(_move("t1", "f"))
+    assert widget.wait(30) and widget.coach_log == ()  # off: nothing judged
+    browser.request({"type": "coach", "on": True})
+    assert widget.coach is True and "coach is on" in widget.view["message"]
+    browser.request(_move("t2", "f"))
+    assert widget.wait(30) and logged(widget) == [(1, "2>f", "best", None)]
+    browser.request({"type": "coach", "on": "yes"})
+    assert widget.coach is True and widget.view["kind"] == "error"
+    with pytest.raises(TypeError, match="coach is True or False"):
+        widget.coach = 1
+
+
+def test_turning_the_coach_off_drops_the_moves_still_to_judge() -> None:
+    widget = coached()
+    with widget._lock:  # the move is queued, not judged yet
+        widget.play("1>f")
+        widget.coach = False
+    assert widget.wait(30) and widget.coach_log == () and widget.analysis.get("coach") is None
+
+
+def test_a_lesson_and_the_replay_viewer_refuse_the_coach() -> None:
+    widget, browser = _lesson_widget()
+    with pytest.raises(ModeError, match="The coach is for a game"):
+        widget.coach = True
+    browser.request({"type": "coach", "on": True})
+    assert widget.coach is False and widget.view["kind"] == "error"
+    assert "coach" not in widget.view["actions"]
+    played = coached(coach=False)
+    played.play("1>f")
+    played.show_replay()
+    with pytest.raises(ModeError, match="This is a replay"):
+        played.coach = True
+    Browser(played).request({"type": "better"})
+    assert played.view["kind"] == "error" and played.view["message"].startswith("This is a replay")
+    assert played.mode == "replay" and played.coach is False
+
+
+def test_a_coached_game_counts_as_coached_never_as_peeked(tmp_path: Path) -> None:
+    store = Stats(tmp_path)
+    widget = MilliganWidget(game=jacks(), stats=store, autosave=False, honest=HONEST, coach=True)
+    widget.play("1>f")
+    widget.new_game(9)  # the staged game is left: counted, coached
+    widget.coach = False
+    widget.deal()
+    widget.new_game(10)  # deal 9, not coached
+    assert widget.wait(30)
+    assert [(g.seed, g.coached, g.peek) for g in store.games()] == [
+        (9, False, False),
+        (None, True, False),
+    ]
+    assert store.summary().get("millie").coached == 1
+
+
+def test_the_coach_budget_is_the_honest_one() -> None:
+    widget = coached(honest=HonestBudget(samples=6, node_limit=2_000))
+    assert widget._table.assistant.coach.honest.samples == 6
+    limit = widget._table.assistant.coach.honest.hint_limit(2.5)
+    assert limit == Limit(2_000, 3, 2.5)
