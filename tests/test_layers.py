@@ -39,6 +39,7 @@ LAYERS = [
     ["analysis.sampling"],
     ["analysis.chance", "analysis.advice"],
     ["analysis.hint"],
+    ["analysis.planner"],
     ["analysis.honest", "analysis.words"],
     ["analysis.chart"],  # the review's presentation: the Review only as a type
     ["analysis.report"],
