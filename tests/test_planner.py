@@ -36,7 +36,7 @@ def test_the_best_line_has_the_highest_value_among_those_judged_longest():
     assert plan.values[0] == max(longest)
 
 
-@pytest.mark.parametrize("leaf", ["solve", "greedy"])
+@pytest.mark.parametrize("leaf", ["solve", "greedy", "score"])
 def test_the_next_row_player_moves_alike_until_a_deal_shows_a_difference(leaf):
     """Rows 1 and 2 of the stock are the same in both games: so are the player's moves up to
     the second deal, and each is legal."""
@@ -55,7 +55,7 @@ def test_the_next_row_player_moves_alike_until_a_deal_shows_a_difference(leaf):
 
 
 def test_bad_settings_are_refused_in_words():
-    with pytest.raises(ValueError, match="leaf must be one of solve, greedy"):
+    with pytest.raises(ValueError, match="leaf must be one of solve, greedy, score"):
         Settings(leaf="oracle")
     with pytest.raises(ValueError, match="must be >= 1"):
         Settings(rows=0)

@@ -7,7 +7,9 @@ for each sampled row (the same rows for every candidate: common random numbers),
 then sees the row and picks the best of a few continuation lines, each judged by a cheap leaf
 estimate from what it would see: a few stocks resampled *after* the row, each solved with a
 small node budget (``leaf="solve"``), or greedy's play on them (``leaf="greedy"``: won, or
-the share of cards it brought home, halved). A line's value is the mean over rows of that best
+the share of cards it brought home, halved), or no stock at all: the greedy evaluation
+(:func:`.search.greedy.position_score`) of where each continuation would deal
+(``leaf="score"``; where the row leaves nothing hidden, the solver's verdict). A line's value is the mean over rows of that best
 continuation. The rows come in rounds; after each round only the better half of the candidates
 gets more rows (the close decisions get the samples).
 
@@ -29,13 +31,13 @@ from dataclasses import dataclass
 
 from milligan_widget.engine.game import Game
 from milligan_widget.engine.moves import Move
-from milligan_widget.search.greedy import greedy
+from milligan_widget.search.greedy import greedy, position_score
 from milligan_widget.search.solver import WINNABLE, solve
 
 from .hint import Line, candidate_lines
 from .sampling import VisibleView, determinize, visible_view
 
-LEAVES = ("solve", "greedy")
+LEAVES = ("solve", "greedy", "score")
 
 
 @dataclass(frozen=True)
@@ -47,7 +49,7 @@ class Settings:
     follow: int = 3  #: continuation lines judged after each row
     leaf_samples: int = 2  #: stocks resampled after the row for each continuation
     leaf_nodes: int = 4_000  #: positions each leaf solve may expand
-    leaf: str = "solve"  #: "solve" or "greedy"
+    leaf: str = "solve"  #: "solve", "greedy" or "score"
 
     def __post_init__(self) -> None:
         if self.leaf not in LEAVES:
@@ -106,6 +108,8 @@ def _continuation_value(after: Game, settings: Settings, rng: random.Random) -> 
         return _leaf(after, settings)
     lines = candidate_lines(after, set(), width=max(1, settings.follow - 2), explore=16)
     lines = lines[: settings.follow]
+    if settings.leaf == "score":  # the greedy evaluation where each line would deal
+        return max(position_score(_played(after, line.moves)) for line in lines)
     stocks = [determinize(view, rng) for _ in range(settings.leaf_samples)]
     best = 0.0
     for line in lines:
