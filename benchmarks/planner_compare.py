@@ -31,7 +31,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from milligan_widget import Game  # noqa: E402
-from milligan_widget.analysis.planner import Settings  # noqa: E402
+from milligan_widget.analysis.planner import LEAVES, Settings  # noqa: E402
 from milligan_widget.engine.interval import wilson  # noqa: E402
 from milligan_widget.strategy import honest, play_game  # noqa: E402
 from milligan_widget.studies.study import parse_deals  # noqa: E402
@@ -146,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--follow", type=int, default=3)
     p.add_argument("--leaf-samples", type=int, default=2)
     p.add_argument("--leaf-nodes", type=int, default=4_000)
-    p.add_argument("--leaf", default="solve", choices=("solve", "greedy"))
+    p.add_argument("--leaf", default="solve", choices=LEAVES)
     p.add_argument("--out", type=Path, required=True)
     c = sub.add_parser("compare")
     c.add_argument("old", type=Path)
