@@ -9,9 +9,9 @@ estimate from what it would see: a few stocks resampled *after* the row, each so
 small node budget (``leaf="solve"``), or greedy's play on them (``leaf="greedy"``: won, or
 the share of cards it brought home, halved), or no stock at all: the greedy evaluation
 (:func:`.search.greedy.position_score`) of where each continuation would deal
-(``leaf="score"``; where the row leaves nothing hidden, the solver's verdict). A line's value is the mean over rows of that best
-continuation. The rows come in rounds; after each round only the better half of the candidates
-gets more rows (the close decisions get the samples).
+(``leaf="score"``; where the row leaves nothing hidden, the solver's verdict). A line's
+value is the mean over rows of that best continuation. The rows come in rounds; after each
+round only the better half of the candidates gets more rows (the close decisions get them).
 
 Everything starts from :func:`.sampling.visible_view`: the real stock and face-down cards are
 never read, and every budget is counted in positions, so a decision depends only on what the
