@@ -15,7 +15,7 @@ from milligan_widget.search.solver import WINNABLE, solve
 from .chance import check_budget
 from .hint import fallback_line, honest_plan
 from .planner import Settings, next_row_plan
-from .sampling import visible_view
+from .sampling import make_rng, visible_view
 
 PLANNERS = ("hop", "next-row")  #: hindsight optimisation (today's default), across the deal
 
@@ -69,7 +69,7 @@ def honest(
             result = solve(game, time_limit, node_limit)
             return queue(game, result.moves) if result.status == WINNABLE else greedy(game)
         if planner == "next-row":
-            best = next_row_plan(game, settings, decision_seed or 0).best
+            best = next_row_plan(game, settings, make_rng(decision_seed)[1]).best
             return queue(game, best.all_moves or fallback_line(game, decision_seed))
         plan = honest_plan(game, samples, time_limit, node_limit, decision_seed)
         return queue(game, plan.best.line.all_moves or fallback_line(game, decision_seed))
