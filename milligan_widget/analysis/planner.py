@@ -19,7 +19,7 @@ player sees and the seed.
 
 >>> from milligan_widget import Game
 >>> plan = next_row_plan(Game.new(27), Settings(rows=2, rounds=1, follow=2), seed=1)
->>> plan.best.moves[-1].is_deal, len(plan.values) == len(plan.lines)
+>>> plan.best.all_moves[-1].is_deal, len(plan.values) == len(plan.lines)
 (True, True)
 """
 
