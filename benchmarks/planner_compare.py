@@ -11,7 +11,8 @@ benchmarks/results/honest-s8.csv, pair with them):
 Every budget is counted in positions or samples, so the games do not depend on the machine's
 load (the seconds do: they are measured as they came). A second run resumes. Tune only on
 deals 1..1500. Then compare two CSVs on the deals both played (win rates with 95% Wilson
-intervals, exact McNemar p on the discordant deals, median seconds a game):
+intervals, exact McNemar p on the discordant deals, median seconds a game; a run kept in
+several files is given as a.csv,b.csv):
 
     python benchmarks/planner_compare.py compare benchmarks/results/honest-s8.csv \\
         benchmarks/results/planner-nr.csv --rules classic
@@ -103,9 +104,17 @@ def play(args: argparse.Namespace) -> None:
             f.flush()
 
 
-def read(path: Path, rules: str) -> dict[int, dict[str, str]]:
-    with path.open() as f:
-        return {int(r["deal"]): r for r in csv.DictReader(f) if r["rules"] == rules}
+def read(paths: str, rules: str) -> dict[int, dict[str, str]]:
+    """The rows of ``rules`` in one CSV or several (``a.csv,b.csv``: parts of one run)."""
+    rows = {}
+    for path in paths.split(","):
+        with Path(path).open() as f:
+            rows.update({int(r["deal"]): r for r in csv.DictReader(f) if r["rules"] == rules})
+    return rows
+
+
+def _name(paths: str) -> str:
+    return "+".join(Path(path).stem for path in paths.split(","))
 
 
 def compare(args: argparse.Namespace) -> None:
@@ -116,7 +125,7 @@ def compare(args: argparse.Namespace) -> None:
         return
     n = len(deals)
     print(f"{args.rules}: {n} deals played by both ({deals[0]}..{deals[-1]})")
-    for name, rows in ((args.old.name, old), (args.new.name, new)):
+    for name, rows in ((_name(args.old), old), (_name(args.new), new)):
         won = sum(int(rows[d]["won"]) for d in deals)
         low, high = wilson(won, n)
         secs = statistics.median(float(rows[d]["seconds"]) for d in deals)
@@ -149,8 +158,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--leaf", default="solve", choices=LEAVES)
     p.add_argument("--out", type=Path, required=True)
     c = sub.add_parser("compare")
-    c.add_argument("old", type=Path)
-    c.add_argument("new", type=Path)
+    c.add_argument("old", help="a results CSV, or several parts of one run: a.csv,b.csv")
+    c.add_argument("new")
     c.add_argument("--rules", default="classic")
     args = parser.parse_args(argv)
     play(args) if args.command == "play" else compare(args)
