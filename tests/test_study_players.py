@@ -46,7 +46,7 @@ def test_a_solver_study_file_is_not_mixed_with_a_players(tmp_path, capsys):
     assert read_results(out)[0]["status"] == "winnable"  # the old file still reads, untouched
 
 
-def test_the_planner_is_chosen_on_the_command_line_and_named_in_the_file(tmp_path, monkeypatch):
+def test_the_study_plays_the_chosen_planner_and_names_it_in_the_file(tmp_path, monkeypatch):
     import milligan_widget.strategy as strategy
 
     out = tmp_path / "honest.csv"
