@@ -43,6 +43,7 @@ LAYERS = [
     ["analysis.chance", "analysis.advice"],
     ["analysis.calibrated"],  # the chance careful honest play has, from what is seen
     ["analysis.hint"],
+    ["analysis.planner"],  # the honest player's plan across the next deal
     ["analysis.honest", "analysis.flags"],
     ["analysis.words"],
     ["analysis.judge"],  # one move judged as it is played: the live coach's

@@ -44,3 +44,24 @@ def test_a_solver_study_file_is_not_mixed_with_a_players(tmp_path, capsys):
         main(["--player", "greedy", "--deals", "8", "--out", str(out), "--quiet"])
     assert stop.value.code == 2 and "holds the solver's verdicts" in capsys.readouterr().err
     assert read_results(out)[0]["status"] == "winnable"  # the old file still reads, untouched
+
+
+def test_the_study_plays_the_chosen_planner_and_names_it_in_the_file(tmp_path, monkeypatch):
+    import milligan_widget.strategy as strategy
+
+    out = tmp_path / "honest.csv"
+    asked = []
+
+    def recording_honest(*args, **kwargs):
+        asked.append(kwargs["planner"])
+        return strategy.greedy  # the planner's own games are tested in tests/test_planner.py
+
+    monkeypatch.setattr(strategy, "honest", recording_honest)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        player = Player("honest", 30.0, 2, 2_000, "next-row")
+        run_study("classic", [27], 30.0, pool, out, False, player=player)
+    (row,) = read_results(out)
+    assert row["player"] == "honest s=2 n=2000 t=30 next-row" and asked == ["next-row"]
+    with pytest.raises(SystemExit) as stop:
+        main(["--player", "honest", "--planner", "uct", "--out", str(out), "--quiet"])
+    assert stop.value.code == 2

@@ -13,8 +13,12 @@ from milligan_widget.search.greedy import greedy
 from milligan_widget.search.solver import WINNABLE, solve
 
 from .chance import check_budget
+from .evaluate import Seen
 from .hint import fallback_line, honest_plan
+from .planner import Settings, next_row_plan
 from .sampling import visible_view
+
+PLANNERS = ("hop", "next-row")  #: hindsight optimisation (today's default), across the deal
 
 
 def honest(
@@ -22,6 +26,8 @@ def honest(
     time_limit: float = 5.0,
     node_limit: int | None = 20_000,
     seed: int | None = 0,
+    planner: str = "hop",
+    settings: Settings | None = None,
 ) -> Callable[[Game], Move | None]:
     """A strategy that plays from what it can see: before each revealing move (a deal, or a
     move turning up a face-down card) it plays the line :func:`.analysis.honest_plan` judges
@@ -30,12 +36,19 @@ def honest(
     thoughtful solver's line (the player sees all it knows), or greedy where it finds none.
     Each decision's samples come from ``seed`` and the move number, never from the deal.
 
+    ``planner="next-row"`` judges the candidate lines across the next deal instead
+    (:func:`.planner.next_row_plan` with ``settings``; ``samples`` and the budgets then only
+    apply once nothing is hidden).
+
     >>> from milligan_widget import Game
     >>> player = honest(samples=2, node_limit=5_000)
     >>> player(Game.new(27)) in Game.new(27).legal_moves
     True
     """
     check_budget(Game.new(1), samples, time_limit, node_limit)
+    if planner not in PLANNERS:
+        raise ValueError(f"planner must be one of {', '.join(PLANNERS)}, not {planner!r}")
+    settings = settings or Settings()
     planned: dict[tuple[int, int], Move] = {}  # (id of the game, ply) -> the planned move
 
     def queue(game: Game, moves: tuple[Move, ...]) -> Move | None:
@@ -56,10 +69,14 @@ def honest(
         if visible_view(game).hidden == 0:
             result = solve(game, time_limit, node_limit)
             return queue(game, result.moves) if result.status == WINNABLE else greedy(game)
+        if planner == "next-row":
+            row_seed = Seen.of(game).seed("next-row") if decision_seed is None else decision_seed
+            best = next_row_plan(game, settings, row_seed).best
+            return queue(game, best.all_moves or fallback_line(game, decision_seed))
         plan = honest_plan(game, samples, time_limit, node_limit, decision_seed)
         return queue(game, plan.best.line.all_moves or fallback_line(game, decision_seed))
 
     return honest_player
 
 
-__all__ = ["honest"]
+__all__ = ["PLANNERS", "honest"]

@@ -103,18 +103,21 @@ def solve_deal(rules: str, deal: int, time_limit: float) -> SolvedRow:
 class Player:
     """Who plays a study's deals: ``thoughtful`` (the solver, which knows the stock),
     ``greedy``, or ``honest`` (:func:`.strategy.honest` with ``samples`` sampled stocks and
-    ``node_limit`` positions a solve, ``time_limit`` seconds a decision)."""
+    ``node_limit`` positions a solve, ``time_limit`` seconds a decision; ``planner``
+    "next-row" plans across the next deal with the planner's default settings)."""
 
     kind: str = "thoughtful"
     time_limit: float = 10.0
     samples: int = 8
     node_limit: int = 20_000
+    planner: str = "hop"
 
     @property
     def label(self) -> str:
         """The ``player`` column: the kind and, for the honest player, its setting."""
         if self.kind == "honest":
-            return f"honest s={self.samples} n={self.node_limit} t={self.time_limit:g}"
+            label = f"honest s={self.samples} n={self.node_limit} t={self.time_limit:g}"
+            return label if self.planner == "hop" else f"{label} {self.planner}"
         return self.kind
 
     def play(self, rules: str, deal: int) -> Row:
@@ -133,7 +136,9 @@ def play_deal(rules: str, deal: int, player: Player) -> PlayedRow:
     strategy = (
         greedy
         if player.kind == "greedy"
-        else honest(player.samples, player.time_limit, player.node_limit, seed=0)
+        else honest(
+            player.samples, player.time_limit, player.node_limit, seed=0, planner=player.planner
+        )
     )
     start = time.perf_counter()
     game = play_game(Game.new(deal, rules), strategy)
@@ -578,6 +583,13 @@ def _parser() -> argparse.ArgumentParser:
         help="honest: the positions each sample's solve may expand (default: %(default)s)",
     )
     parser.add_argument(
+        "--planner",
+        choices=("hop", "next-row"),
+        default="hop",
+        help="honest: hop judges each line on sampled stocks solved with every row known; "
+        "next-row samples the next row and judges the best line after it (default: %(default)s)",
+    )
+    parser.add_argument(
         "--workers",
         type=_workers,
         default=2,
@@ -629,7 +641,7 @@ def _run(args: argparse.Namespace, presets: list[str]) -> int:
     in_main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _on_sigterm) if in_main_thread else None
     executor = make_executor(args.workers, args.scheduler)
-    player = Player(args.player, args.time_limit, args.samples, args.node_limit)
+    player = Player(args.player, args.time_limit, args.samples, args.node_limit, args.planner)
     try:
         for name in presets:
             summary = run_study(

@@ -1,0 +1,132 @@
+"""How often the thoughtful solver decides the positions a player meets (issue 33, item 2).
+
+For each deal, greedy plays 40 moves (dealing when it has no move); the solver then gets the
+position with a budget of ``--max-nodes`` positions (time no object) and the CSV keeps its
+verdict, the positions it expanded and its seconds. As the solver searches the same way
+whatever its budget (its turns are counted in positions), a solve with a budget of N
+positions decides exactly where this one decided within N: the table gives the decided share
+for several node budgets from one run, and for ``--seconds`` of wall clock (measured: on a
+loaded machine that figure is lower than on an idle one, the node figures are not). The
+issue's target: solve(game, 2.0) decides >= 95% of classic and >= 90% of Millie positions.
+Tune on deals 1..1500 only (the default deals are spread over them).
+
+Run:  nice -n 19 python benchmarks/decided.py [--rules classic,millie] [--deals 40]
+          [--max-nodes 1000000] [--out benchmarks/results/decided.csv]
+
+Rows are appended as deals finish, so a second run resumes (delete the CSV for fresh figures).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from milligan_widget import Game, Move  # noqa: E402
+from milligan_widget.engine.interval import wilson  # noqa: E402
+from milligan_widget.search.greedy import greedy  # noqa: E402
+from milligan_widget.search.solver import UNKNOWN, solve  # noqa: E402
+
+FIELDS = ["rules", "deal", "ply", "stock", "status", "nodes", "seconds", "max_nodes"]
+BUDGETS = (20_000, 100_000, 250_000, 500_000, 1_000_000)
+GREEDY_MOVES = 40
+
+
+def spread_deals(count: int, last: int = 1500) -> list[int]:
+    """``count`` deal numbers spread evenly over 1..``last``.
+
+    >>> spread_deals(4)
+    [1, 376, 751, 1126]
+    """
+    step = last // count
+    return [1 + i * step for i in range(count)]
+
+
+def after_greedy(deal: int, rules: str, moves: int = GREEDY_MOVES) -> Game:
+    """The position after ``moves`` greedy moves (a deal where greedy has none)."""
+    game = Game.new(deal, rules)
+    for _ in range(moves):
+        if game.status != "playing":
+            break
+        move = greedy(game) or (Move.deal() if game.can_deal else None)
+        if move is None:
+            break
+        game.play(move)
+    return game
+
+
+def measure(rules: str, deal: int, max_nodes: int) -> dict[str, object]:
+    game = after_greedy(deal, rules)
+    result = solve(game, 3600.0, max_nodes, shorten_line=False)
+    return {
+        "rules": rules,
+        "deal": deal,
+        "ply": game.ply,
+        "stock": game.stock_count,
+        "status": result.status,
+        "nodes": result.nodes,
+        "seconds": round(result.seconds, 3),
+        "max_nodes": max_nodes,
+    }
+
+
+def report(rows: list[dict[str, str]], rules: str, seconds: float) -> None:
+    mine = [r for r in rows if r["rules"] == rules]
+    if not mine:
+        return
+    n = len(mine)
+
+    def line(label: str, decided: int) -> None:
+        low, high = wilson(decided, n)
+        print(f"  {label:>22}: {decided}/{n} = {decided / n:.0%} ({low:.0%}-{high:.0%})")
+
+    print(f"{rules}: positions after {GREEDY_MOVES} greedy moves, {n} deals")
+    line(
+        f"{seconds:g} s (wall, measured)",
+        sum(r["status"] != UNKNOWN and float(r["seconds"]) <= seconds for r in mine),
+    )
+    for budget in BUDGETS:
+        if budget <= min(int(r["max_nodes"]) for r in mine):
+            line(
+                f"{budget:,} nodes",
+                sum(r["status"] != UNKNOWN and int(r["nodes"]) <= budget for r in mine),
+            )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rules", default="classic,millie")
+    parser.add_argument("--deals", type=int, default=40, help="deals per preset (spread)")
+    parser.add_argument("--max-nodes", type=int, default=1_000_000)
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--out", type=Path, default=REPO / "benchmarks/results/decided.csv")
+    args = parser.parse_args(argv)
+    done: list[dict[str, str]] = []
+    if args.out.exists():
+        with args.out.open() as f:
+            done = list(csv.DictReader(f))
+    seen = {(r["rules"], int(r["deal"])) for r in done}
+    new = not args.out.exists()
+    with args.out.open("a", newline="") as f:
+        writer = csv.DictWriter(f, FIELDS)
+        if new:
+            writer.writeheader()
+        for rules in args.rules.split(","):
+            for deal in spread_deals(args.deals):
+                if (rules, deal) in seen:
+                    continue
+                row = measure(rules, deal, args.max_nodes)
+                writer.writerow(row)
+                f.flush()
+                done.append({k: str(v) for k, v in row.items()})
+    for rules in args.rules.split(","):
+        report(done, rules, args.seconds)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,63 @@
+"""The planner across the next deal: it plays from what it sees, legally and repeatably."""
+
+from __future__ import annotations
+
+import pytest
+
+from milligan_widget import Game
+from milligan_widget.analysis.planner import Settings, next_row_plan
+from milligan_widget.strategy import honest
+from tests.test_analysis import CLASSIC, HARP, _twins
+
+SMALL = Settings(rows=2, rounds=2, follow=2, leaf_samples=1, leaf_nodes=1_500)
+
+
+@pytest.mark.parametrize("case", [CLASSIC, HARP], ids=["classic", "harp"])
+def test_the_plan_depends_only_on_what_the_player_sees(case):
+    game, twin = _twins(case[1], case[0], case[2], case[3])
+    plan = next_row_plan(game, SMALL, seed=3)
+    assert plan == next_row_plan(twin, SMALL, seed=3)
+    assert len(plan.lines) > 2 and max(plan.rows) == 4  # the survivors met both rounds' rows
+
+
+def test_the_same_seed_gives_the_same_plan_and_the_best_line_is_legal():
+    game = Game.new(40).after("d")
+    plan = next_row_plan(game, SMALL, seed=11)
+    assert plan == next_row_plan(game, SMALL, seed=11)
+    board = game.copy()
+    for move in plan.best.all_moves:
+        assert board.is_legal(move)
+        board.play(move)
+
+
+def test_the_best_line_has_the_highest_value_among_those_judged_longest():
+    plan = next_row_plan(Game.new(27).after("d"), SMALL, seed=5)
+    longest = [v for v, r in zip(plan.values, plan.rows, strict=True) if r == max(plan.rows)]
+    assert plan.values[0] == max(longest)
+
+
+@pytest.mark.parametrize("leaf", ["solve", "greedy", "score"])
+def test_the_next_row_player_moves_alike_until_a_deal_shows_a_difference(leaf):
+    """Rows 1 and 2 of the stock are the same in both games: so are the player's moves up to
+    the second deal, and each is legal."""
+    game, twin = _twins(12, "classic", [], 24)
+    settings = Settings(rows=1, rounds=2, follow=2, leaf_samples=1, leaf_nodes=1_500, leaf=leaf)
+    lines = []
+    for board in (game, twin):
+        player, played = honest(seed=4, planner="next-row", settings=settings), []
+        while board.stock_count > 80:
+            move = player(board)
+            assert move is not None and board.is_legal(move)
+            played.append(str(move))
+            board.play(move)
+        lines.append(played)
+    assert lines[0] == lines[1] and lines[0].count("d") == 2
+
+
+def test_bad_settings_are_refused_in_words():
+    with pytest.raises(ValueError, match="leaf must be one of solve, greedy, score"):
+        Settings(leaf="oracle")
+    with pytest.raises(ValueError, match="must be >= 1"):
+        Settings(rows=0)
+    with pytest.raises(ValueError, match="planner must be one of hop, next-row"):
+        honest(planner="uct")
