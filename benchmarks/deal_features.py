@@ -1,8 +1,8 @@
 """What the real deal says about its difficulty: per (rules, deal) of the shipped table (the
-deals of ``benchmarks/results/win-rates-10s.csv``), how far greedy
-gets, how far a greedy player with random slips gets over several fixed seeds, and the
-solver's effort. The inputs the difficulty score of ``milligan_widget/data/deals.csv`` is
-chosen from (``benchmarks/difficulty.py`` measures and fits them).
+deals of ``benchmarks/results/win-rates-10s.csv``), how far greedy gets, and how far greedy
+with random slips gets over several fixed seeds: inputs the bands of
+``milligan_widget/data/deals.csv`` are chosen from (``difficulty_fit.py`` compares them with
+the solver's effort and the sampler's opening figure; ``deal_table.py`` bands by one).
 
     nice -n 19 python benchmarks/deal_features.py --jobs 2
 
@@ -10,8 +10,8 @@ Appends one row a deal to ``benchmarks/results/deal-features.csv``: an interrupt
 resumes where it stopped. The columns: ``greedy_home`` (cards greedy brings home),
 ``greedy_won``; ``slips_home`` (the mean cards home over ``--runs`` games of greedy that
 plays a random new-position move with chance ``--epsilon``, seeds 0 .. runs-1, at most
-600 moves) and
-``slips_won`` (how many of them were won).
+600 moves) and ``slips_won`` (how many of them were won). ``--rules``, ``--deals`` and
+``--out`` measure a part (the table reads ``deal-features.csv``: append a part's rows to it).
 """
 
 from __future__ import annotations

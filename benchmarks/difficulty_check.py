@@ -12,7 +12,8 @@ solver-won deals in ``--deals`` (default 201..1500: within the deals fitted on, 
 not the honest results the score was fitted to, 1..200), in a fixed order that alternates the
 bands, so a run cut short is still balanced. Each game (``strategy.honest(seed=--seed)``, its
 default budget) is appended to ``benchmarks/results/difficulty-honest-s7.csv`` when it ends:
-an interrupted run resumes where it stopped. ``report`` reads it (and greedy's games in
+an interrupted run resumes where it stopped; ``--part 0/2`` and ``--part 1/2`` in two
+processes share a run (a pair of deals each in turn). ``report`` reads it (and greedy's games in
 ``deal-features.csv``); the honest results of seed 0 on deals 1..200 (``honest-s8.csv``, the
 games the score was fitted to) are shown beside them, marked as fitted.
 """
@@ -66,11 +67,13 @@ def played(path: Path) -> list[dict[str, str]]:
 def play(args: argparse.Namespace) -> None:
     deals = set(args.deals) & set(FIT_DEALS)
     done = {(r["rules"], int(r["deal"]), int(r["player_seed"])) for r in played(args.out)}
-    todo = [
-        d
-        for d in chosen(args.rules, args.bands.split(","), args.per_band, deals)
-        if (args.rules, d, args.seed) not in done
-    ]
+    bands = args.bands.split(",")
+    order = chosen(args.rules, bands, args.per_band, deals)
+    part, parts = args.part
+    mine = [d for i, d in enumerate(order) if (i // len(bands)) % parts == part]
+    todo = [d for d in mine if (args.rules, d, args.seed) not in done]
+    if not args.out.exists() or args.out.stat().st_size == 0:
+        args.out.write_text(",".join(FIELDS) + "\n")
     print(f"{len(todo)} games to play", file=sys.stderr)
     table = shipped_deals()[args.rules]
     for deal in todo:
@@ -80,12 +83,8 @@ def play(args: argparse.Namespace) -> None:
                "player_seed": args.seed, "won": int(game.status == "won"),
                "foundation_cards": game.foundation_count, "moves": game.ply,
                "seconds": f"{time.process_time() - start:.2f}"}  # fmt: skip
-        fresh = not args.out.exists() or args.out.stat().st_size == 0
-        with args.out.open("a", newline="") as handle:
-            writer = csv.DictWriter(handle, FIELDS, lineterminator="\n")
-            if fresh:
-                writer.writeheader()
-            writer.writerow(row)
+        with args.out.open("a", newline="") as handle:  # one short write: parts may share it
+            csv.DictWriter(handle, FIELDS, lineterminator="\n").writerow(row)
         print(f"{args.rules} {deal} ({row['band']}): won={row['won']} {row['seconds']} s",
               flush=True)  # fmt: skip
 
@@ -162,10 +161,14 @@ def report(args: argparse.Namespace) -> None:
         mine = [r for r in played(args.out) if r["rules"] == rules]
         seeds = sorted({r["player_seed"] for r in mine})
         for seed in seeds:
-            games = [(r["band"], int(r["won"])) for r in mine if r["player_seed"] == seed]
-            print(
-                row_of(f"{rules}, honest seed {seed}, deals {args.deals_text} (not fitted)", games)
-            )
+            games = [  # the band in the shipped table now (the file keeps the one at play)
+                (table[int(r["deal"])].band, int(r["won"]))
+                for r in mine
+                if r["player_seed"] == seed
+            ]
+            span = [int(r["deal"]) for r in mine if r["player_seed"] == seed]
+            name = f"{rules}, honest seed {seed}, deals in {min(span)}..{max(span)} (not fitted)"
+            print(row_of(name, games))
         fitted = [
             (table[int(r["deal"])].difficulty, int(r["won"]))
             for r in csv.DictReader((RESULTS / "honest-s8.csv").open())
@@ -186,7 +189,15 @@ def report(args: argparse.Namespace) -> None:
         print(row_of(f"{rules}, greedy, every solver-won shipped deal", games))
 
 
-def main() -> None:
+def part(text: str) -> tuple[int, int]:
+    """ "i/n": the i-th of n parts (0-based), so n processes share one run."""
+    i, n = (int(x) for x in text.split("/"))
+    if not 0 <= i < n:
+        raise argparse.ArgumentTypeError(f"{text}: a part is i/n with 0 <= i < n")
+    return i, n
+
+
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("command", choices=("play", "report"))
     parser.add_argument("--rules", default="classic")
@@ -195,8 +206,9 @@ def main() -> None:
     parser.add_argument("--deals", default="201..1500")
     parser.add_argument("--seed", type=int, default=7, help="the honest player's seed")
     parser.add_argument("--out", type=Path, default=RESULTS / "difficulty-honest-s7.csv")
-    args = parser.parse_args()
-    args.deals_text, args.deals = args.deals, parse_deals(args.deals)
+    parser.add_argument("--part", type=part, default="0/1", help="play part i of n (like 1/2)")
+    args = parser.parse_args(argv)
+    args.deals = parse_deals(args.deals)
     play(args) if args.command == "play" else report(args)
 
 

@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"
 sys.path.insert(0, str(ROOT / "benchmarks"))
 import deal_features  # noqa: E402
+import difficulty_check  # noqa: E402
 
 
 def study(name: str) -> dict[tuple[str, int], str]:
@@ -152,6 +153,15 @@ def test_the_docs_give_the_bands():
     assert set(documented) == set(PRESETS)
     for rules in PRESETS:
         assert documented[rules] == pytest.approx(terciles(rules), abs=5e-4), rules
+
+
+def test_the_docs_give_the_measured_win_rates_per_band(capsys):
+    """docs/difficulty.md's win rates per band are what difficulty_check.py reports now."""
+    difficulty_check.main(["report"])
+    printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| ")]
+    text = (ROOT / "docs" / "difficulty.md").read_text(encoding="utf-8")
+    shown = text.split("<!-- check -->")[1].split("<!-- /check -->")[0]
+    assert len(printed) > 2 * len(PRESETS) and all(line in shown for line in printed)
 
 
 def test_docstring_examples():

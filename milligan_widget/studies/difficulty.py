@@ -7,12 +7,12 @@ a deal the solver has won, so even a hard deal can be won.
 
 A deal's band comes from the whole deal, measured offline when the table was built
 (``benchmarks/deal_features.py``, ``benchmarks/deal_table.py``): how many cards a greedy
-player brings home on average over 16 games in which it slips (plays a random move one time
-in ten; fixed seeds). Of the inputs tried, that figure sorted deals best by how often the
-honest player (who sees only what a player sees) wins them, on classic and Millie deals
-1..200 (``benchmarks/difficulty_fit.py``). Per preset, the bands are the terciles of it over
-that preset's solver-won deals: hard below the lower one, easy above the upper one, medium
-between (a figure on a boundary is medium).
+player brings home on average over games in which it slips (plays a random move one time in
+ten; fixed seeds; 16 games a classic or Millie deal, 4 for the other presets). Of the inputs
+tried, that figure sorted deals best by how often the honest player (who sees only what a
+player sees) wins them, on classic and Millie deals 1..200 (``benchmarks/difficulty_fit.py``).
+Per preset, the bands are the terciles of it over that preset's solver-won deals: hard below
+the lower one, easy above the upper one, medium between (a figure on a boundary is medium).
 docs/difficulty.md gives how well the bands sort deals: the honest player's and greedy's win
 rate in each, on deals no fit has seen.
 
@@ -138,8 +138,10 @@ def choices(rules: str | Rules) -> tuple[str, ...]:
     the table holds solver-won deals; "easy", "medium" and "hard" where each of the three
     bands holds at least :data:`MIN_BAND` of them.
 
-    >>> choices("classic"), choices("milligan-cell")
-    (('any', 'winnable', 'easy', 'medium', 'hard'), ('any', 'winnable'))
+    >>> choices("milligan-cell")
+    ('any', 'winnable', 'easy', 'medium', 'hard')
+    >>> choices(Rules.named("classic").replace(cells=2))
+    ('any',)
     """
     name = Rules.coerce(rules).name
     return _choices(name) if name else ("any",)

@@ -263,11 +263,9 @@ ASKED_FOR = "difficulty"
 
 #: why a deal is in its band, in a player's words (the status bar's tooltip)
 BAND_WHY = {
-    "easy": "one of the third of {preset} deals the solver won that careful play wins most often",
-    "medium": "one of the middle third of {preset} deals the solver won, by how often careful "
-    "play wins them",
-    "hard": "one of the third of {preset} deals the solver won that careful play wins least "
-    "often (it can still be won)",
+    "easy": "among {preset} deals, in the third that careful play wins most often",
+    "medium": "among {preset} deals, in the middle third by how often careful play wins them",
+    "hard": "among {preset} deals, in the third that careful play wins least often",
 }
 
 
