@@ -243,7 +243,7 @@ def difficulty_choices(presets: Iterable[str]) -> dict[str, list[dict[str, str]]
     with its label: the toolbar lists those of the preset chosen for the next game.
 
     >>> [c["label"] for c in difficulty_choices(["milligan-cell"])["milligan-cell"]]
-    ['Any deal', 'Winnable deal']
+    ['Any deal', 'Winnable deal', 'Easy', 'Medium', 'Hard']
     """
     return {
         name: [{"value": d, "label": difficulties.LABELS[d]} for d in difficulties.choices(name)]
