@@ -1,18 +1,21 @@
 """The table of shipped deals (`milligan_widget/data/deals.csv`): per preset and deal, the
-thoughtful verdict from the win-rate studies and the honest chance at the opening.
+thoughtful verdict from the win-rate studies and the deal's difficulty band.
 
-    nice python benchmarks/deal_table.py --jobs 2
-
-For every (rules, deal) of `benchmarks/results/win-rates-10s.csv` it measures the opening's
-honest chance (`analysis.win_chance`, 16 samples, 20,000 nodes a sample, seed = the deal
-number, so every figure is the same on a rerun) into `benchmarks/results/opening-chance.csv`,
-appending row by row: an interrupted run resumes where it stopped. Then it writes the package
-table: the verdict is the 10 s study's, or the 60 s study's where the 10 s one was unknown
-(`budget` says which), beside the measured chance. `--build-only` skips the measuring and
-leaves out deals not yet measured. `--bands` prints, per preset, the terciles of the opening
-chance over the solver-won deals of the table: the bands of `milligan_widget.studies.difficulty`.
-
+    nice -n 19 python benchmarks/deal_features.py --jobs 2     # greedy's figures, resumable
     python benchmarks/deal_table.py --build-only --bands
+
+The verdict is the 10 s study's (`benchmarks/results/win-rates-10s.csv`), or the 60 s study's
+where the 10 s one was unknown (`budget` says which). Beside it: greedy's figures on the
+whole deal (`benchmarks/results/deal-features.csv`) and the `band`: per preset, hard below
+the lower tercile of `slips_home` (the mean cards greedy with random slips brings home; the
+input `benchmarks/difficulty_fit.py` found sorts best) over the preset's solver-won deals,
+easy above the upper one, medium between. `--bands` prints the terciles (docs/difficulty.md's
+table). Deals without greedy's figures are left out.
+
+Without `--build-only` it first measures, into `benchmarks/results/opening-chance.csv`, the
+sampler's figure at each opening (`analysis.win_chance`, 16 samples, 20,000 nodes a sample,
+seed = the deal number), appending row by row (an interrupted run resumes): the former basis
+of the bands, now one of the inputs `difficulty_fit.py` weighs (and finds sorts little).
 """
 
 from __future__ import annotations
@@ -32,7 +35,8 @@ from milligan_widget.studies.study import UNKNOWN, read_results
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"
 CHANCE_FIELDS = ["rules", "deal", "wins", "samples", "undecided", "node_limit", "seconds"]
-TABLE_FIELDS = ["rules", "deal", "verdict", "budget", "wins", "samples", "undecided"]
+FEATURES = ["greedy_home", "slips_home", "slips_won", "runs"]
+TABLE_FIELDS = ["rules", "deal", "verdict", "budget", *FEATURES, "band"]
 
 
 def measure(job: tuple[str, int, int, int]) -> dict:
@@ -90,44 +94,63 @@ def verdicts(first: Path, later: Path) -> dict[tuple[str, int], tuple[str, str]]
     return table
 
 
-def build(table: dict, chances: dict, out: Path) -> int:
-    """Write the package table; the number of deals in it."""
+def features(path: Path) -> dict[tuple[str, int], dict]:
+    """Greedy's figures per deal."""
+    with path.open(newline="") as handle:
+        return {
+            (r["rules"], int(r["deal"])): {k: r[k] for k in FEATURES}
+            for r in csv.DictReader(handle)
+        }
+
+
+def terciles(rows: list[dict]) -> dict[str, tuple[float, float]]:
+    """Per preset, the terciles of ``slips_home`` over its solver-won deals."""
+    scores: dict[str, list[float]] = {}
+    for row in rows:
+        if row["verdict"] == "winnable":
+            scores.setdefault(row["rules"], []).append(float(row["slips_home"]))
+    return {
+        rules: tuple(statistics.quantiles(values, n=3, method="inclusive"))
+        for rules, values in scores.items()
+    }
+
+
+def band(score: float, low: float, high: float) -> str:
+    """ "hard" below ``low``, "easy" above ``high``, "medium" from one to the other."""
+    return "hard" if score < low else "easy" if score > high else "medium"
+
+
+def build(table: dict, found: dict, out: Path) -> dict[str, tuple[float, float]]:
+    """Write the package table; the bands per preset."""
+    rows = [
+        {"rules": rules, "deal": deal, "verdict": verdict, "budget": budget} | found[rules, deal]
+        for (rules, deal), (verdict, budget) in table.items()
+        if (rules, deal) in found
+    ]
+    bands = terciles(rows)
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", newline="") as handle:
         writer = csv.DictWriter(handle, TABLE_FIELDS, lineterminator="\n")
         writer.writeheader()
-        rows = 0
-        for (rules, deal), (verdict, budget) in table.items():
-            chance = chances.get((rules, deal))
-            if chance is None:
-                continue
-            writer.writerow(
-                {"rules": rules, "deal": deal, "verdict": verdict, "budget": budget}
-                | {key: chance[key] for key in ("wins", "samples", "undecided")}
-            )
-            rows += 1
-    return rows
+        for row in rows:
+            writer.writerow(row | {"band": band(float(row["slips_home"]), *bands[row["rules"]])})
+    print(f"{len(rows)} deals written to {out}", file=sys.stderr)
+    return bands
 
 
-def terciles(out: Path) -> dict[str, tuple[float, float]]:
-    """Per preset, the terciles of the opening chance over its solver-won deals in ``out``."""
-    chances: dict[str, list[float]] = {}
+def print_bands(bands: dict[str, tuple[float, float]], out: Path) -> None:
+    """Per preset, the bands and how many solver-won deals fall in each (docs' table)."""
     with out.open(newline="") as handle:
-        for row in csv.DictReader(handle):
-            if row["verdict"] == "winnable":
-                chance = int(row["wins"]) / int(row["samples"])
-                chances.setdefault(row["rules"], []).append(chance)
-    return {
-        rules: tuple(statistics.quantiles(values, n=3, method="inclusive"))
-        for rules, values in chances.items()
-        if len(values) >= 2
-    }
-
-
-def print_bands(out: Path) -> None:
-    """The bands as the module spells them, and how many won deals fall in each."""
-    for rules, (low, high) in terciles(out).items():
-        print(f'    "{rules}": ({round(low, 6)!r}, {round(high, 6)!r}),')
+        rows = list(csv.DictReader(handle))
+    print("| preset | low | high | deals | solver-won | hard | medium | easy |")
+    print("|---|---|---|---|---|---|---|---|")
+    for rules, (low, high) in bands.items():
+        mine = [r for r in rows if r["rules"] == rules]
+        won = [r for r in mine if r["verdict"] == "winnable"]
+        counts = [sum(r["band"] == b for r in won) for b in ("hard", "medium", "easy")]
+        span = f"{min(int(r['deal']) for r in mine)}..{max(int(r['deal']) for r in mine)}"
+        cells = [rules, f"{low:.4f}", f"{high:.4f}", span, str(len(won)), *map(str, counts)]
+        print("| " + " | ".join(cells) + " |")
 
 
 def main() -> None:
@@ -135,6 +158,7 @@ def main() -> None:
     parser.add_argument("--first", type=Path, default=RESULTS / "win-rates-10s.csv")
     parser.add_argument("--later", type=Path, default=RESULTS / "win-rates-60s.csv")
     parser.add_argument("--chances", type=Path, default=RESULTS / "opening-chance.csv")
+    parser.add_argument("--features", type=Path, default=RESULTS / "deal-features.csv")
     parser.add_argument("--out", type=Path, default=ROOT / "milligan_widget/data/deals.csv")
     parser.add_argument("--samples", type=int, default=16)
     parser.add_argument("--node-limit", type=int, default=20_000)
@@ -145,10 +169,9 @@ def main() -> None:
     table = verdicts(args.first, args.later)
     if not args.build_only:
         measure_all(list(table), args.chances, args.samples, args.node_limit, args.jobs)
-    rows = build(table, measured(args.chances), args.out)
-    print(f"{rows} deals written to {args.out}", file=sys.stderr)
+    bands = build(table, features(args.features), args.out)
     if args.bands:
-        print_bands(args.out)
+        print_bands(bands, args.out)
 
 
 if __name__ == "__main__":

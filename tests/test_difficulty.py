@@ -1,4 +1,5 @@
-"""Deals by difficulty (issue 24, item 3): the shipped table of deals, its bands, pick_deal."""
+"""Deals by difficulty (issue 24, item 3; issue 32, item 6): the shipped table of deals, its
+bands from how far greedy with slips gets on the whole deal, pick_deal."""
 
 from __future__ import annotations
 
@@ -8,16 +9,17 @@ import itertools
 import random
 import re
 import statistics
+import sys
 from pathlib import Path
 
 import pytest
 
 import milligan_widget.studies.difficulty as difficulty
 from milligan_widget import Game
-from milligan_widget.analysis import win_chance
 from milligan_widget.engine.rules import PRESETS, Rules
 from milligan_widget.studies.difficulty import (
-    BANDS,
+    BANDED,
+    choices,
     deal_info,
     deals_of,
     difficulty_of,
@@ -27,7 +29,9 @@ from milligan_widget.studies.difficulty import (
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"
-BANDED = ("easy", "medium", "hard")
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import deal_features  # noqa: E402
+import difficulty_check  # noqa: E402
 
 
 def study(name: str) -> dict[tuple[str, int], str]:
@@ -35,9 +39,15 @@ def study(name: str) -> dict[tuple[str, int], str]:
         return {(r["rules"], int(r["deal"])): r["status"] for r in csv.DictReader(handle)}
 
 
-def in_band(rules: str, chance: float, band: str) -> bool:
-    low, high = BANDS[rules]
-    return {"hard": chance < low, "medium": low <= chance <= high, "easy": chance > high}[band]
+def terciles(rules: str) -> tuple[float, float]:
+    won = [row.slips_home for row in shipped_deals()[rules].values() if row.verdict == "winnable"]
+    low, high = statistics.quantiles(won, n=3, method="inclusive")
+    return low, high
+
+
+def in_band(rules: str, score: float, band: str) -> bool:
+    low, high = terciles(rules)
+    return {"hard": score < low, "medium": low <= score <= high, "easy": score > high}[band]
 
 
 def test_the_table_loads_from_the_package_data():
@@ -45,7 +55,7 @@ def test_the_table_loads_from_the_package_data():
     assert set(table) == set(PRESETS)  # every preset has shipped deals
     assert len(table["classic"]) == 1000 and len(table["millie"]) == 1000
     info = deal_info("classic", 2)
-    assert info is not None and info.samples == 16 and 0 <= info.wins <= 16
+    assert info is not None and info.runs == 16 and 0 <= info.greedy_home <= 104
 
 
 def test_the_table_holds_the_studies_verdicts():
@@ -60,14 +70,14 @@ def test_the_table_holds_the_studies_verdicts():
         assert info.budget == ("60s" if status == "unknown" and (rules, deal) in later else "10s")
 
 
-@pytest.mark.parametrize(("rules", "deal"), [("classic", 5), ("millie", 7)])
-def test_the_opening_chance_is_reproducible(rules, deal):
-    """The shipped chance is what win_chance gives with the table's seed and node limit."""
+@pytest.mark.parametrize(("rules", "deal"), [("classic", 5), ("millie", 7), ("giant", 3)])
+def test_greedys_figures_are_reproducible(rules, deal):
+    """The shipped figures are what greedy, plain and with its seeded slips, gets again."""
     info = deal_info(rules, deal)
     assert info is not None
-    chance = win_chance(Game.new(deal, rules), samples=16, time_limit=600, node_limit=20_000,
-                        seed=deal)  # fmt: skip
-    assert (chance.wins, chance.undecided) == (info.wins, info.undecided)
+    again = deal_features.measure((rules, deal, info.runs, 0.1))
+    shipped = (info.greedy_home, info.slips_home, info.slips_won)
+    assert (again["greedy_home"], again["slips_home"], again["slips_won"]) == shipped
 
 
 @pytest.mark.parametrize("rules", sorted(PRESETS))
@@ -81,16 +91,19 @@ def test_every_pick_is_in_its_band(rules, band):
     for _ in range(50):
         info = deal_info(rules, pick_deal(rules, band, rng))
         assert info is not None and info.verdict == "winnable"
-        assert in_band(rules, info.wins / info.samples, band)
+        assert in_band(rules, info.slips_home, band)
         assert difficulty_of(rules, info.deal) == band
 
 
 def test_the_bands_split_each_presets_won_deals():
-    """Each won deal is in exactly one band, and picks reach more than one deal."""
+    """Every preset offers the bands; each won deal is in exactly one, the three near thirds;
+    picks reach more than one deal."""
     for rules in PRESETS:
+        assert choices(rules) == difficulty.DIFFICULTIES  # every preset offers the bands
         won = deals_of(rules, "winnable")
         banded = [deals_of(rules, band) for band in BANDED]
         assert sorted(itertools.chain(*banded)) == won
+        assert min(map(len, banded)) >= len(won) // 4, rules  # near thirds
     assert len({pick_deal("classic", "hard", random.Random(n)) for n in range(20)}) > 5
 
 
@@ -127,19 +140,28 @@ def test_rules_without_shipped_deals_are_refused_naming_the_presets():
 
 
 def test_the_bands_are_the_terciles_of_the_won_deals():
+    """Every shipped deal, won or not, is banded by the terciles of its preset's won deals."""
     for rules, deals in shipped_deals().items():
-        won = [info.wins / info.samples for info in deals.values() if info.verdict == "winnable"]
-        low, high = statistics.quantiles(won, n=3, method="inclusive")
-        assert BANDS[rules] == pytest.approx((low, high), abs=1e-6), rules
+        for info in deals.values():
+            assert in_band(rules, info.slips_home, info.band), (rules, info.deal)
 
 
-def test_the_docs_give_the_modules_bands():
+def test_the_docs_give_the_bands():
     text = (ROOT / "docs" / "difficulty.md").read_text(encoding="utf-8")
-    rows = re.findall(r"^\| ([a-z-]+) \| ([\d.]+) \| ([\d.]+) \|", text, re.MULTILINE)
+    rows = re.findall(r"^\| ([a-z-]+) \| (-?[\d.]+) \| (-?[\d.]+) \|", text, re.MULTILINE)
     documented = {rules: (float(low), float(high)) for rules, low, high in rows}
-    assert set(documented) == set(BANDS)
-    for rules, band in BANDS.items():
-        assert documented[rules] == pytest.approx(band, abs=5e-4), rules
+    assert set(documented) == set(PRESETS)
+    for rules in PRESETS:
+        assert documented[rules] == pytest.approx(terciles(rules), abs=5e-4), rules
+
+
+def test_the_docs_give_the_measured_win_rates_per_band(capsys):
+    """docs/difficulty.md's win rates per band are what difficulty_check.py reports now."""
+    difficulty_check.main(["report"])
+    printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| ")]
+    text = (ROOT / "docs" / "difficulty.md").read_text(encoding="utf-8")
+    shown = text.split("<!-- check -->")[1].split("<!-- /check -->")[0]
+    assert len(printed) > len(PRESETS) + 2 and all(line in shown for line in printed)
 
 
 def test_docstring_examples():

@@ -124,7 +124,7 @@ export class Controls {
     });
     this.difficulty.setAttribute("aria-label", "Difficulty of the next game");
     this.difficulty.dataset.role = "difficulty";
-    this.difficulty.title = "Any deal, a deal the solver has won, or one by its chance at the start (from what you see)";
+    this.difficulty.title = "Any deal, a deal the solver has won, or an easy, medium or hard one of those (judged from the whole deal by how far a greedy player gets)";
     this.difficulty.addEventListener("change", () => {
       this.wanted = this.difficulty.value;
       const label = this.difficulty.selectedOptions[0]?.textContent ?? this.wanted;

@@ -121,16 +121,15 @@ export interface GameView {
   deal: DealAbout | null;
 }
 
-/** The deal's difficulty and honest opening chance, for the status bar (milligan_widget/widget/view.py). */
+/** The deal's difficulty band, for the status bar (milligan_widget/widget/view.py). */
 export interface DealAbout {
-  /** The band of the honest chance at the opening; null where the preset has no bands. */
+  /** The deal's band among its preset's solver-won deals, measured offline on the whole deal
+   * (how far a greedy player gets on it); null where the preset has no bands. */
   difficulty: "easy" | "medium" | "hard" | null;
-  /** The share of stocks sampled from what the player sees that the solver won, at the start. */
-  chance: number;
   /** The verdict of the solver that knows the stock: sent only with Peek on or for a deal asked
    * for as won ("winnable", "easy", "medium", "hard"); else null. */
   solver: "winnable" | "unwinnable" | "unknown" | null;
-  /** What the status bar shows ("Hard · 50% of sampled stocks won"), and the longer why. */
+  /** What the status bar shows ("Hard deal"), and the longer why. */
   text: string;
   title: string;
 }

@@ -2,20 +2,22 @@
 
 A player asks for ``"any"`` deal (a random number, as ever), a ``"winnable"`` one (the
 thoughtful solver, which knows the stock, won it in the win-rate studies), or an ``"easy"``,
-``"medium"`` or ``"hard"`` one: a solver-won deal whose *honest* chance at the opening (the
-share of 16 sampled stocks the solver wins from what the player sees, 20,000 nodes a sample,
-:func:`milligan_widget.analysis.win_chance`) lies in the band. Every difficulty but "any" is
+``"medium"`` or ``"hard"`` one: a solver-won deal of that band. Every difficulty but "any" is
 a deal the solver has won, so even a hard deal can be won.
 
-The bands are per preset, :data:`BANDS` ``= {preset: (low, high)}``: the terciles of the
-honest opening chance over that preset's solver-won shipped deals (docs/difficulty.md gives
-the numbers and why). A deal is hard if its chance is below ``low``, easy above ``high``,
-medium from ``low`` to ``high`` (a chance on a boundary is medium). Per preset, because the
-presets differ: a Millie opening's chance is lower than a classic one's, and one scale would
-make nearly every Millie deal hard.
+A deal's band comes from the whole deal, measured offline when the table was built
+(``benchmarks/deal_features.py``, ``benchmarks/deal_table.py``): how many cards a greedy
+player brings home on average over games in which it slips (plays a random move one time in
+ten; fixed seeds; 16 games a classic or Millie deal, 4 for the other presets). Of the inputs
+tried, that figure sorted deals best by how often the honest player (who sees only what a
+player sees) wins them, on classic and Millie deals 1..200 (``benchmarks/difficulty_fit.py``).
+Per preset, the bands are the terciles of it over that preset's solver-won deals: hard below
+the lower one, easy above the upper one, medium between (a figure on a boundary is medium).
+docs/difficulty.md gives how well the bands sort deals: the honest player's and greedy's win
+rate in each, on deals no fit has seen.
 
-Nothing is solved when a deal is picked: the table (``milligan_widget/data/deals.csv``, built
-by ``benchmarks/deal_table.py``) is read once.
+Nothing is solved when a deal is picked: the table (``milligan_widget/data/deals.csv``) is
+read once.
 
 >>> import random
 >>> deal = pick_deal("classic", "hard", random.Random(1))
@@ -36,21 +38,7 @@ from importlib.resources import files
 from milligan_widget.engine.rules import Rules
 
 DIFFICULTIES = ("any", "winnable", "easy", "medium", "hard")
-#: per preset, (low, high): the terciles of the honest opening chance of its solver-won deals
-#: in the shipped table (printed by ``benchmarks/deal_table.py --bands``)
-BANDS: dict[str, tuple[float, float]] = {
-    "classic": (0.6875, 0.75),
-    "strict": (0.625, 0.75),
-    "single-card": (0.625, 0.6875),
-    "easy": (0.9375, 0.9375),
-    "millie": (0.375, 0.5),
-    "giant": (0.6875, 0.75),
-    "imperial-guards": (0.8125, 0.875),
-    "little-milligan": (0.75, 0.8125),
-    "milligan-cell": (1.0, 1.0),
-    "milligan-harp": (0.229167, 0.333333),
-    "milligan-yukon": (1.0, 1.0),
-}
+BANDED = ("easy", "medium", "hard")
 #: the number of a random "any" deal lies in 1 .. ANY_DEALS, as :meth:`Game.random`'s does
 ANY_DEALS = 10**9
 WON = "winnable"
@@ -62,49 +50,32 @@ LABELS = {
     "medium": "Medium",
     "hard": "Hard",
 }
-#: a preset's bands are offered only where each of the three holds at least this many deals:
-#: Milligan Cell's and Milligan Yukon's openings are nearly all won at 16 samples (chance 1),
-#: so their bands would sort nothing (all 200 "medium"), and they offer "winnable" alone
+#: a preset's bands are offered only where each of the three holds at least this many deals
 MIN_BAND = 20
 
 
 @dataclass(frozen=True)
 class ShippedDeal:
     """One row of the shipped table: the solver's verdict (``"winnable"``, ``"unwinnable"`` or
-    ``"unknown"``) at its ``budget`` ("10s" or "60s"), and the honest opening chance as
-    ``wins`` of ``samples`` sampled stocks (``undecided`` of them ran out of nodes)."""
+    ``"unknown"``) at its ``budget`` ("10s" or "60s"); the cards greedy brings home; the mean
+    cards home and the games won by greedy with random slips over ``runs`` seeded games
+    (``slips_home`` is what the band is measured by: higher is easier); and the ``band`` it
+    falls in among the preset's solver-won deals ("easy", "medium" or "hard")."""
 
     rules: str
     deal: int
     verdict: str
     budget: str
-    wins: int
-    samples: int
-    undecided: int
-
-    @property
-    def chance(self) -> float:
-        """The honest chance at the opening: the share of sampled stocks won."""
-        return self.wins / self.samples
+    greedy_home: int
+    slips_home: float
+    slips_won: int
+    runs: int
+    band: str
 
     @property
     def difficulty(self) -> str | None:
         """ "easy", "medium" or "hard" for a deal the solver won; None for any other."""
-        if self.verdict != WON or self.rules not in BANDS:
-            return None
-        return band(self.rules, self.chance)
-
-
-def band(rules: str, chance: float) -> str:
-    """The band of an honest opening chance under the preset ``rules``.
-
-    >>> band("classic", 1.0), band("classic", 0.0)
-    ('easy', 'hard')
-    """
-    low, high = BANDS[rules]
-    if chance > high:
-        return "easy"
-    return "hard" if chance < low else "medium"
+        return self.band if self.verdict == WON and self.band in BANDED else None
 
 
 @functools.cache
@@ -115,7 +86,8 @@ def shipped_deals() -> dict[str, dict[int, ShippedDeal]]:
     for row in csv.DictReader(text.splitlines()):
         deal = ShippedDeal(
             row["rules"], int(row["deal"]), row["verdict"], row["budget"],
-            int(row["wins"]), int(row["samples"]), int(row["undecided"]),
+            int(row["greedy_home"]), float(row["slips_home"]), int(row["slips_won"]),
+            int(row["runs"]), row["band"],
         )  # fmt: skip
         table.setdefault(deal.rules, {})[deal.deal] = deal
     return table
@@ -166,8 +138,10 @@ def choices(rules: str | Rules) -> tuple[str, ...]:
     the table holds solver-won deals; "easy", "medium" and "hard" where each of the three
     bands holds at least :data:`MIN_BAND` of them.
 
-    >>> choices("classic"), choices("milligan-cell")
-    (('any', 'winnable', 'easy', 'medium', 'hard'), ('any', 'winnable'))
+    >>> choices("milligan-cell")
+    ('any', 'winnable', 'easy', 'medium', 'hard')
+    >>> choices(Rules.named("classic").replace(cells=2))
+    ('any',)
     """
     name = Rules.coerce(rules).name
     return _choices(name) if name else ("any",)

@@ -357,11 +357,11 @@ class MilliganWidget(anywidget.AnyWidget):
 
         ``difficulty``: ``"any"`` (or None: a random deal), ``"winnable"`` (a deal the
         solver, which knows the stock, won), or ``"easy"``, ``"medium"`` or ``"hard"`` (a
-        deal the solver won, by its honest chance at the opening): picked from the table of
-        deals shipped with the package (:mod:`milligan_widget.studies.difficulty`), never solved
-        while you wait. The status bar then says the deal's difficulty. A difficulty these
-        rules do not have (custom rules have none; Milligan Cell and Milligan Yukon only
-        "winnable"), or a ``seed`` with a difficulty, is refused with a ValueError that the
+        deal the solver won, banded by how far a greedy player gets on the whole deal):
+        picked from the table of deals shipped with the package
+        (:mod:`milligan_widget.studies.difficulty`), never solved while you wait. The status
+        bar then says the deal's difficulty. A difficulty these rules do not have (custom rules
+        have none), or a ``seed`` with a difficulty, is refused with a ValueError that the
         panel shows too, and nothing changes.
 
         Undo at the start of the new game brings back the game it replaced, as it was: one

@@ -49,10 +49,10 @@ def pick_deal(seed: int | None, rules: Rules, difficulty: str | None) -> int:
     deal, the difficulty asks the widget to choose, and a player who typed a number and
     left "Hard" chosen from before should hear which wins rather than get a surprise.
 
-    >>> pick_deal(None, Rules.coerce("milligan-cell"), "hard")  # doctest: +ELLIPSIS
+    >>> pick_deal(None, Rules.coerce("classic").replace(cells=2), "hard")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    milligan_widget.widget.playing.DealRefused: Milligan Cell deals are not sorted into easy, ...
+    milligan_widget.widget.playing.DealRefused: Deals by difficulty come from the deals shipped ...
     """
     if difficulty is None or difficulty == "any":
         return pick_seed(seed)

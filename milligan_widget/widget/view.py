@@ -21,7 +21,6 @@ card). Two games that differ only in their face-down cards give the same view.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -244,7 +243,7 @@ def difficulty_choices(presets: Iterable[str]) -> dict[str, list[dict[str, str]]
     with its label: the toolbar lists those of the preset chosen for the next game.
 
     >>> [c["label"] for c in difficulty_choices(["milligan-cell"])["milligan-cell"]]
-    ['Any deal', 'Winnable deal']
+    ['Any deal', 'Winnable deal', 'Easy', 'Medium', 'Hard']
     """
     return {
         name: [{"value": d, "label": difficulties.LABELS[d]} for d in difficulties.choices(name)]
@@ -262,49 +261,52 @@ SOLVER_SAID = {
 ASKED_FOR = "difficulty"
 
 
+#: why a deal is in its band, in a player's words (the status bar's tooltip)
+BAND_WHY = {
+    "easy": "among {preset} deals, in the third that careful play wins most often",
+    "medium": "among {preset} deals, in the middle third by how often careful play wins them",
+    "hard": "among {preset} deals, in the third that careful play wins least often",
+}
+
+
 def deal_about(game: Game, peek: bool) -> dict[str, Any] | None:
     """What the status bar says of the deal on show, from the shipped table of deals
     (:mod:`milligan_widget.studies.difficulty`), or None for a deal the table does not hold.
 
-    ``chance`` and ``difficulty`` come from the honest chance at the opening (the share of
-    stocks sampled from what the player sees that the solver won): fair to show to anyone,
-    the stock on the table plays no part in it. The band is shown for every shipped deal of
-    a preset that offers bands, won by the solver or not: were it shown for won deals alone,
-    seeing a band would tell that the solver won the deal. ``solver``, the verdict of the
-    solver that knows the stock, is sent only with ``peek`` on or when the player asked for
-    a deal the solver won (a "winnable", "easy", "medium" or "hard" deal: they know it).
+    ``difficulty`` is the deal's band, measured offline on the whole deal (how far a greedy
+    player gets on it): like a puzzle book's rating, it says how hard the deal is as a
+    whole, never where a card lies. The band is shown for every shipped deal of a preset
+    that offers bands, won by the solver or not: were it shown for won deals alone, seeing a
+    band would tell that the solver won the deal. ``solver``, the verdict of the solver that
+    knows the stock, is sent only with ``peek`` on or when the player asked for a deal the
+    solver won (a "winnable", "easy", "medium" or "hard" deal: they know it).
 
     >>> from milligan_widget import Game
-    >>> about = deal_about(Game.new(3), peek=False)
+    >>> about = deal_about(Game.new(2), peek=False)
     >>> about["text"], about["solver"]
-    ('Hard · 50% of sampled stocks won', None)
+    ('Hard deal', None)
     """
     info = difficulties.deal_info(game.rules, game.seed) if game.seed is not None else None
     if info is None:
         return None
     rules = game.rules.name or ""
-    banded = "hard" in difficulties.choices(rules)
-    band = difficulties.band(rules, info.chance) if banded else None
-    percent = f"{info.chance:.0%} of sampled stocks won"
-    words = [difficulties.LABELS[band], percent] if band else [percent]
-    title = (
-        f"At the start of this deal the solver won {info.wins} of {info.samples} stocks "
-        "sampled from what you see: a measure of the deal that looks at no hidden card."
-    )
+    banded = "hard" in difficulties.choices(rules) and info.band in difficulties.BANDED
+    band = info.band if banded else None
+    words, why = [], []
     if band:
-        low, high = difficulties.BANDS[rules]  # in wins: hard under ⌈low·n⌉, easy over ⌊high·n⌋
-        low, high = math.ceil(low * info.samples - 1e-9), math.floor(high * info.samples + 1e-9)
-        title += (
-            f" Among {rules.replace('-', ' ')} deals, hard is under {low} of {info.samples},"
-            f" easy over {high} of {info.samples}."
-        )
+        label, preset = difficulties.LABELS[band], rules.replace("-", " ")
+        words.append(f"{label} deal")
+        why.append(f"{label}: {BAND_WHY[band].format(preset=preset)}, judged from the whole "
+                   "deal by how far a greedy player gets on it.")  # fmt: skip
     solver = None
     if peek or game.meta.get(ASKED_FOR) in difficulties.DIFFICULTIES[1:]:
         solver = info.verdict
         words.append(SOLVER_SAID[solver])
-        title += f" The solver, which knows the stock, {_verdict_words(info)}."
-    return {"difficulty": band, "chance": info.chance, "solver": solver,
-            "text": " · ".join(words), "title": title}  # fmt: skip
+        why.append(f"The solver, which knows the stock, {_verdict_words(info)}.")
+    if not words:
+        return None
+    return {"difficulty": band, "solver": solver, "text": " · ".join(words),
+            "title": " ".join(why)}  # fmt: skip
 
 
 def _verdict_words(info: difficulties.ShippedDeal) -> str:

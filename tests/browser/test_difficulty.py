@@ -4,7 +4,6 @@ shipped table of deals."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from playwright.sync_api import expect
@@ -33,10 +32,11 @@ def _new_game(nb: Notebook) -> int:
 
 def test_choosing_hard_deals_a_hard_deal_and_says_so(notebook: Notebook) -> None:
     nb = notebook
-    nb.kernel.run("from milligan_widget.studies.difficulty import difficulty_of")
+    nb.kernel.run("from milligan_widget.studies.difficulty import deal_info, difficulty_of")
     fresh_game(nb, seed=27)  # deal 27 is in the shipped table (classic deals 1..1000)
     about = nb.widget.locator('[data-role="deal-about"]')
-    expect(about).to_have_text("Medium · 69% of sampled stocks won")  # fair play: no verdict
+    band = nb.kernel.eval("deal_info('classic', 27).band")
+    expect(about).to_have_text(f"{band.title()} deal")  # fair play: no verdict
     choice = _toolbar_select(nb, "difficulty")
     values = choice.locator("option").evaluate_all("options => options.map(o => o.value)")
     assert values == ["any", "winnable", "easy", "medium", "hard"]
@@ -46,15 +46,13 @@ def test_choosing_hard_deals_a_hard_deal_and_says_so(notebook: Notebook) -> None
         for _ in range(2):  # the choice is kept for the next New game
             seed = _new_game(nb)
             assert nb.kernel.eval(f"difficulty_of('classic', {seed})") == "hard"
-            expect(about).to_have_text(
-                re.compile(r"^Hard · \d+% of sampled stocks won · won by the solver$")
-            )
+            expect(about).to_have_text("Hard deal · won by the solver")
             assert nb.kernel.eval("widget.view['deal']['difficulty']") == "hard"
-        # Milligan Cell offers no bands: Python says so, and Hard comes back with classic
+        # Milligan Cell offers the bands too: Hard stays chosen
         preset = _toolbar_select(nb, "preset")
         preset.select_option("milligan-cell")
         options = choice.locator("option").evaluate_all("options => options.map(o => o.value)")
-        assert options == ["any", "winnable"] and choice.input_value() == "any"
+        assert options == values and choice.input_value() == "hard"
         preset.select_option("classic")
         assert choice.input_value() == "hard"
         nb.screenshot("difficulty-hard.png")

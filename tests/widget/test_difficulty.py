@@ -1,6 +1,6 @@
-"""New game by difficulty in the widget (issue 24, item 3): from Python and from the toolbar's
-request, each refusal in a player's words with nothing changed, the status bar's deal (its
-band and honest opening chance; the solver's verdict only where the player may know it)."""
+"""New game by difficulty in the widget (issue 24, item 3; issue 32, item 6): from Python and
+from the toolbar's request, each refusal in a player's words with nothing changed, the status
+bar's deal (its band; the solver's verdict only where the player may know it)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def state(w: MilliganWidget) -> tuple[Any, ...]:
     return (snapshot(w.game), w.game.seed, w.game.rules, w.view["can_undo"], w.game.meta)
 
 
-@pytest.mark.parametrize("rules", ["classic", "millie", "milligan-harp"])
+@pytest.mark.parametrize("rules", ["classic", "millie", "milligan-harp", "milligan-yukon"])
 @pytest.mark.parametrize("band", BANDS)
 def test_a_deal_by_difficulty_is_from_that_band_of_the_shipped_table(rules: str, band: str) -> None:
     w = widget(rules=rules)
@@ -41,7 +41,7 @@ def test_a_deal_by_difficulty_is_from_that_band_of_the_shipped_table(rules: str,
         assert game is w.game and game.rules.name == rules
         assert difficulty_of(rules, game.seed) == band
         assert w.view["deal"]["difficulty"] == band
-        assert w.view["deal"]["text"].startswith(band.title())
+        assert w.view["deal"]["text"].startswith(f"{band.title()} deal")
         assert w.view["deal"]["solver"] == "winnable"  # asked for a band: a deal the solver won
 
 
@@ -53,7 +53,7 @@ def test_a_winnable_deal_is_one_the_solver_won_and_says_so() -> None:
         assert info is not None and info.verdict == "winnable"
         about = w.view["deal"]
         assert about["solver"] == "winnable" and "won by the solver" in about["text"]
-        assert w.view["deal"]["difficulty"] is None  # Milligan Cell has no bands
+        assert about["difficulty"] == info.band  # Milligan Cell deals have bands too
 
 
 def test_any_deal_is_as_ever_and_undo_brings_back_the_game_left() -> None:
@@ -68,8 +68,6 @@ REFUSALS = [
     ({"difficulty": "impossible"}, "is not a difficulty"),
     ({"difficulty": 3}, "is not a difficulty"),
     ({"seed": 27, "difficulty": "hard"}, "A deal number or a difficulty, not both"),
-    ({"rules": "milligan-cell", "difficulty": "easy"}, "Milligan Cell deals are not sorted"),
-    ({"rules": "milligan-yukon", "difficulty": "hard"}, "Milligan Yukon deals are not sorted"),
     ({"rules": Rules.named("classic").replace(cells=2), "difficulty": "medium"}, "custom rules"),
     ({"rules": Rules.named("classic").replace(cells=2), "difficulty": "winnable"}, "custom rules"),
 ]
@@ -106,7 +104,7 @@ def test_the_request_deals_by_difficulty() -> None:
         ({"difficulty": "extreme"}, "Request refused: unknown difficulty 'extreme'"),
         ({"difficulty": ["hard"]}, "Request refused: unknown difficulty"),
         ({"difficulty": "hard", "seed": "27"}, "A deal number or a difficulty, not both"),
-        ({"difficulty": "medium", "rules": "milligan-cell"}, "Milligan Cell deals are not sorted"),
+        ({"difficulty": "medium", "rules": "no-such-game"}, "Request refused: unknown rules"),
     ],
 )
 def test_a_new_game_request_that_cannot_be_dealt_is_refused(
@@ -129,7 +127,7 @@ def test_the_rules_info_says_what_each_preset_offers() -> None:
     assert [e["label"] for e in offered["classic"]] == [
         "Any deal", "Winnable deal", "Easy", "Medium", "Hard",
     ]  # fmt: skip
-    assert [e["value"] for e in offered["milligan-yukon"]] == ["any", "winnable"]
+    assert [e["value"] for e in offered["milligan-yukon"]] == list(DIFFICULTIES)
     assert set(choices("classic")) == set(DIFFICULTIES)
 
 
@@ -137,23 +135,25 @@ UNDECIDED = 72  # a classic deal of the shipped table the solver did not decide 
 
 
 def twin_won_deal(rules: str, deal: int) -> int:
-    """A deal the solver won with the same honest opening chance (wins of samples)."""
+    """A deal the solver won in the same band."""
     other = deal_info(rules, deal)
     assert other is not None
     return next(
         row.deal
         for row in shipped_deals()[rules].values()
-        if row.verdict == "winnable" and (row.wins, row.samples) == (other.wins, other.samples)
+        if row.verdict == "winnable" and row.band == other.band
     )
 
 
-def test_fair_play_shows_the_band_and_chance_but_not_the_solvers_verdict() -> None:
+def test_fair_play_shows_the_band_but_not_the_solvers_verdict() -> None:
     assert deal_info("classic", UNDECIDED).verdict == "unknown"
     won = twin_won_deal("classic", UNDECIDED)
     shown = [widget(seed=seed).view["deal"] for seed in (won, UNDECIDED)]
-    assert shown[0] == shown[1]  # nothing in it is decided by the stock
+    assert shown[0] == shown[1]  # the band is shown won or not: it tells nothing of the verdict
     assert shown[0]["solver"] is None and "solver" not in shown[0]["text"]
-    assert shown[0]["difficulty"] == "medium" and shown[0]["chance"] == 12 / 16
+    band = deal_info("classic", UNDECIDED).band
+    assert shown[0]["difficulty"] == band and shown[0]["text"] == f"{band.title()} deal"
+    assert "greedy" in shown[0]["title"] and "classic deals" in shown[0]["title"]
 
 
 def test_peek_shows_the_solvers_verdict_on_the_deal() -> None:

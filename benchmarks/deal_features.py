@@ -1,0 +1,121 @@
+"""What the real deal says about its difficulty: per (rules, deal) of the shipped table (the
+deals of ``benchmarks/results/win-rates-10s.csv``), how far greedy gets, and how far greedy
+with random slips gets over several fixed seeds: inputs the bands of
+``milligan_widget/data/deals.csv`` are chosen from (``difficulty_fit.py`` compares them with
+the solver's effort and the sampler's opening figure; ``deal_table.py`` bands by one).
+
+    nice -n 19 python benchmarks/deal_features.py --jobs 2
+
+Appends one row a deal to ``benchmarks/results/deal-features.csv``: an interrupted run
+resumes where it stopped. The columns: ``greedy_home`` (cards greedy brings home),
+``greedy_won``; ``slips_home`` (the mean cards home over ``--runs`` games of greedy that
+plays a random new-position move with chance ``--epsilon``, seeds 0 .. runs-1, at most
+600 moves) and ``slips_won`` (how many of them were won). ``--rules``, ``--deals`` and
+``--out`` measure a part (the table reads ``deal-features.csv``: append a part's rows to it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import random
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from milligan_widget import Game  # noqa: E402
+from milligan_widget.engine.moves import Move  # noqa: E402
+from milligan_widget.search.greedy import greedy  # noqa: E402
+from milligan_widget.strategy import Strategy, play_game  # noqa: E402
+from milligan_widget.studies.study import parse_deals  # noqa: E402
+
+RESULTS = REPO / "benchmarks" / "results"
+#: a slipping game stops here: past it, a game whose stock is out only wanders (Yukon's do)
+SLIP_MOVES = 600
+FIELDS = ["rules", "deal", "greedy_home", "greedy_won", "slips_home", "slips_won", "runs"]
+
+
+def slipping_greedy(seed: int, epsilon: float) -> Strategy:
+    """Greedy that, with chance ``epsilon`` a move, plays a random new-position move."""
+    rng = random.Random(seed)
+
+    def player(game: Game) -> Move | None:
+        if rng.random() < epsilon:
+            moves = game.new_position_moves()
+            if moves:
+                return rng.choice(moves)
+        return greedy(game)
+
+    return player
+
+
+def measure(job: tuple[str, int, int, float]) -> dict:
+    """One deal's greedy figures."""
+    rules, deal, runs, epsilon = job
+    plain = play_game(Game.new(deal, rules), greedy)
+    slips = [
+        play_game(Game.new(deal, rules), slipping_greedy(s, epsilon), SLIP_MOVES)
+        for s in range(runs)
+    ]
+    return {
+        "rules": rules,
+        "deal": deal,
+        "greedy_home": plain.foundation_count,
+        "greedy_won": int(plain.status == "won"),
+        "slips_home": round(sum(g.foundation_count for g in slips) / runs, 4),
+        "slips_won": sum(g.status == "won" for g in slips),
+        "runs": runs,
+    }
+
+
+def table_deals() -> list[tuple[str, int]]:
+    """The (rules, deal) of the shipped table: those of the 10 s win-rate study."""
+    with (RESULTS / "win-rates-10s.csv").open(newline="") as handle:
+        return sorted((r["rules"], int(r["deal"])) for r in csv.DictReader(handle))
+
+
+def done(path: Path) -> set[tuple[str, int]]:
+    """The deals already measured (a cut-off last line is measured again)."""
+    if not path.exists():
+        return set()
+    lines = path.read_text().split("\n")
+    rows = csv.DictReader(lines[:-1] if lines[-1] else lines)
+    return {(r["rules"], int(r["deal"])) for r in rows if r.get("runs")}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=RESULTS / "deal-features.csv")
+    parser.add_argument("--runs", type=int, default=16)
+    parser.add_argument("--epsilon", type=float, default=0.1)
+    parser.add_argument("--rules", default="", help="only these presets (comma-separated)")
+    parser.add_argument("--deals", type=parse_deals, help="only these deals (like 1..200)")
+    parser.add_argument("--jobs", type=int, default=1)
+    args = parser.parse_args()
+    wanted = set(args.rules.split(",")) - {""}
+    only = set(args.deals or [])
+    measured = done(args.out)
+    todo = [
+        (rules, deal, args.runs, args.epsilon)
+        for rules, deal in table_deals()
+        if (not wanted or rules in wanted) and (not only or deal in only)
+        if (rules, deal) not in measured
+    ]
+    print(f"{len(measured)} measured, {len(todo)} to go", file=sys.stderr)
+    fresh = not args.out.exists() or args.out.stat().st_size == 0
+    with args.out.open("a", newline="") as handle, ProcessPoolExecutor(args.jobs) as pool:
+        writer = csv.DictWriter(handle, FIELDS, lineterminator="\n")
+        if fresh:
+            writer.writeheader()
+        for count, row in enumerate(pool.map(measure, todo, chunksize=8), start=1):
+            writer.writerow(row)
+            handle.flush()
+            if count % 200 == 0:
+                print(f"{count}/{len(todo)}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
