@@ -186,6 +186,9 @@ def _press_notebook_keys(nb: Notebook, focus: Any, what: str) -> None:
     expect(nb.widget).to_be_visible()
 
 
+TOOLBAR_UNDO = '.mw-toolbar button[data-action="undo"]'  # the coach line has an Undo too
+
+
 def _focus_targets(nb: Notebook) -> dict[str, Any]:
     top = nb.pile("t3").locator("[data-card]").last
     covered = nb.pile("t3").locator("[data-card]").first
@@ -195,7 +198,7 @@ def _focus_targets(nb: Notebook) -> dict[str, Any]:
         "a covered card": lambda: covered.focus(),
         "a foundation": lambda: nb.pile("f1").focus(),
         "the stock": lambda: nb.pile("stock").focus(),
-        "a toolbar button": lambda: nb.widget.locator('button[data-action="undo"]').focus(),
+        "a toolbar button": lambda: nb.widget.locator(TOOLBAR_UNDO).focus(),
         "the rules menu": lambda: nb.widget.locator("select[data-role='preset']").focus(),
         "the deal-number box": lambda: nb.widget.locator("input.mw-seed").focus(),
         "the widget": lambda: nb.widget.focus(),
