@@ -20,8 +20,10 @@ import argparse
 import csv
 import random
 import sys
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -86,6 +88,25 @@ def done(path: Path) -> set[tuple[str, int]]:
     return {(r["rules"], int(r["deal"])) for r in rows if r.get("runs")}
 
 
+def append_measured(
+    measure: Callable[[Any], dict], todo: list, out: Path, fields: list[str], jobs: int,
+    chunksize: int,
+) -> None:
+    """Measure each job of ``todo`` in ``jobs`` processes and append its row to ``out`` (with
+    the header if the file is new), flushed as it comes, so a stopped run resumes."""
+    fresh = not out.exists() or out.stat().st_size == 0
+    with out.open("a", newline="") as handle, ProcessPoolExecutor(jobs) as pool:
+        writer = csv.DictWriter(handle, fields, lineterminator="\n")
+        if fresh:
+            writer.writeheader()
+        every = max(1, 25 * chunksize)
+        for count, row in enumerate(pool.map(measure, todo, chunksize=chunksize), start=1):
+            writer.writerow(row)
+            handle.flush()
+            if count % every == 0:
+                print(f"{count}/{len(todo)}", file=sys.stderr)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=RESULTS / "deal-features.csv")
@@ -105,16 +126,7 @@ def main() -> None:
         if (rules, deal) not in measured
     ]
     print(f"{len(measured)} measured, {len(todo)} to go", file=sys.stderr)
-    fresh = not args.out.exists() or args.out.stat().st_size == 0
-    with args.out.open("a", newline="") as handle, ProcessPoolExecutor(args.jobs) as pool:
-        writer = csv.DictWriter(handle, FIELDS, lineterminator="\n")
-        if fresh:
-            writer.writeheader()
-        for count, row in enumerate(pool.map(measure, todo, chunksize=8), start=1):
-            writer.writerow(row)
-            handle.flush()
-            if count % 200 == 0:
-                print(f"{count}/{len(todo)}", file=sys.stderr)
+    append_measured(measure, todo, args.out, FIELDS, args.jobs, chunksize=8)
 
 
 if __name__ == "__main__":

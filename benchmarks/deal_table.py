@@ -25,8 +25,9 @@ import csv
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+
+from deal_features import append_measured
 
 from milligan_widget import Game
 from milligan_widget.analysis import win_chance
@@ -72,16 +73,7 @@ def measure_all(deals: list[tuple[str, int]], out: Path, samples: int, nodes: in
     done = measured(out)
     todo = [(rules, deal, samples, nodes) for rules, deal in deals if (rules, deal) not in done]
     print(f"{len(done)} measured, {len(todo)} to go", file=sys.stderr)
-    fresh = not out.exists() or out.stat().st_size == 0
-    with out.open("a", newline="") as handle, ProcessPoolExecutor(jobs) as pool:
-        writer = csv.DictWriter(handle, CHANCE_FIELDS, lineterminator="\n")
-        if fresh:
-            writer.writeheader()
-        for count, row in enumerate(pool.map(measure, todo, chunksize=4), start=1):
-            writer.writerow(row)
-            handle.flush()
-            if count % 100 == 0:
-                print(f"{count}/{len(todo)}", file=sys.stderr)
+    append_measured(measure, todo, out, CHANCE_FIELDS, jobs, chunksize=4)
 
 
 def verdicts(first: Path, later: Path) -> dict[tuple[str, int], tuple[str, str]]:
