@@ -49,10 +49,15 @@ def buried_low(view: VisibleView) -> tuple[int, int]:
     return count, depth
 
 
+def legal_move_count(view: VisibleView) -> int:
+    """How many moves are legal in ``view``, counted on a determinization: which moves are
+    legal never depends on the unseen cards (a face-down card cannot move, and a deal is
+    legal whatever the stock holds)."""
+    return len(determinize(view, random.Random(0)).legal_moves)
+
+
 def visible_features(view: VisibleView) -> VisibleFeatures:
-    """The features of ``view``. The legal moves are counted on a determinization: which
-    moves are legal never depends on the unseen cards (a face-down card cannot move, and a
-    deal is legal whatever the stock holds)."""
+    """The features of ``view``."""
     low, depth = buried_low(view)
     columns = zip(view.face_up, view.face_down, strict=True)
     return VisibleFeatures(
@@ -64,5 +69,5 @@ def visible_features(view: VisibleView) -> VisibleFeatures:
         reserve=len(view.reserve),
         empty_columns=sum(1 for up, down in columns if not up and not down),
         cells_used=sum(1 for cell in view.cells if cell >= 0),
-        legal_moves=len(determinize(view, random.Random(0)).legal_moves),
+        legal_moves=legal_move_count(view),
     )

@@ -31,6 +31,7 @@ from milligan_widget.engine.moves import Move
 
 from .cache import CHANCES, Chances
 from .evaluate import Chance, Evaluator, Limit, Seen, Stop
+from .features import legal_move_count
 from .flags import BLUNDER, INACCURACY, MISTAKE, chance_dict
 from .hint import Line, candidate_lines
 from .sampling import determinize
@@ -136,7 +137,7 @@ def judge_move(
     key = ("judge", seen.key, str(move), evaluator.identity, limit)
 
     def compute() -> Judgement:
-        if len(determinize(seen.view, random.Random(0)).legal_moves) == 1:
+        if legal_move_count(seen.view) == 1:
             chance = cache.evaluate(Seen(seen.view), evaluator, limit, stop)
             return Judgement(ply, str(move), BEST, chance, chance)  # nothing else to play
         if seen.view.hidden == 0:
