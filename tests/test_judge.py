@@ -68,7 +68,7 @@ def test_with_nothing_hidden_the_solver_s_own_move_is_never_a_mistake():
             assert not _judge(game, str(move), WHOLE).flagged
 
 
-def _jacks() -> Game:
+def jacks() -> Game:
     """Millie: four Jacks can go home; the last row holds only higher clubs and spades, so
     dealing now buries them on every sampled stock."""
     return stage(
@@ -81,13 +81,13 @@ def _jacks() -> Game:
 
 
 def test_dealing_over_jacks_that_could_go_home_is_a_blunder_with_the_better_move():
-    judged = _judge(_jacks(), "d")
+    judged = _judge(jacks(), "d")
     assert judged.label == BLUNDER and judged.chance_after.wins == 0
     assert judged.better.endswith(">f") and judged.better_chance.p == 1
     assert judged.chance_before == judged.better_chance  # the best move kept it all
     words = "Blunder: dealing a row leaves 0 of 4 sampled stocks winnable"
     assert judged.words() == f"{words}; {judged.better} kept 4"
-    sent = _judge(_jacks(), "1>f")
+    sent = _judge(jacks(), "1>f")
     assert sent.label == BEST and sent.better is None
 
 
@@ -113,7 +113,7 @@ def test_games_a_player_cannot_tell_apart_get_identical_judgements(case):
 
 
 def test_a_judgement_is_kept_in_the_cache_and_the_game_is_not_changed():
-    game, cache = _jacks(), Chances()
+    game, cache = jacks(), Chances()
     before = game.to_json()
     first = judge_move(game, "d", SamplingEvaluator(), FAST, ply=3, cache=cache)
     again = judge_move(Seen.of(game), "d", SamplingEvaluator(), FAST, ply=3, cache=cache)

@@ -10,24 +10,13 @@ import pytest
 from milligan_widget.analysis import Judgement, Limit, SamplingEvaluator, judge_move
 from milligan_widget.analysis.cache import Chances
 from milligan_widget.studies.stats import Stats
-from milligan_widget.teaching.lessons import stage
 from milligan_widget.widget import MilliganWidget
 from milligan_widget.widget.assistant import HonestBudget
 from milligan_widget.widget.modes import ModeError
+from tests.test_judge import jacks
 from tests.widget.simulate import Browser, _lesson_widget, _move
 
 HONEST = HonestBudget(samples=4, node_limit=3_000)
-
-
-def jacks():
-    """Millie: four Jacks can go home; the last row buries them on every sampled stock."""
-    return stage(
-        {1: "JC", 2: "JC", 3: "JS", 4: "JS"},
-        stock="QC QC KC KC QS QS KS KS",
-        rules="millie",
-        foundations={1: "10C", 2: "10C", 3: "10S", 4: "10S"},
-        rest_in_stock=False,
-    )
 
 
 def coached(**kwargs) -> MilliganWidget:
