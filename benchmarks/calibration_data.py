@@ -29,7 +29,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from milligan_widget import Game  # noqa: E402
-from milligan_widget.analysis import win_chance  # noqa: E402
+from milligan_widget.analysis import Limit, SamplingEvaluator, Seen  # noqa: E402
 from milligan_widget.analysis.features import visible_features  # noqa: E402
 from milligan_widget.analysis.sampling import visible_view  # noqa: E402
 from milligan_widget.strategy import honest  # noqa: E402
@@ -48,7 +48,7 @@ FIELDS = [
 def features(game: Game, samples: int, nodes: int) -> dict[str, Any]:
     """What a player sees of ``game``'s position, as numbers."""
     seen = visible_features(visible_view(game))
-    chance = win_chance(game, samples=samples, node_limit=nodes)
+    chance = SamplingEvaluator().evaluate(Seen.of(game, line=False), Limit(nodes, samples))
     return {
         "ply": game.ply,
         "home": seen.home,

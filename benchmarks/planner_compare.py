@@ -55,7 +55,8 @@ def mcnemar(b: int, c: int) -> float:
 
 def label(args: argparse.Namespace) -> str:
     if args.planner == "hop":
-        return f"honest s={args.samples} n={args.node_limit} t={args.time_limit:g}"
+        clock = "" if args.time_limit is None else f" t={args.time_limit:g}"
+        return f"honest s={args.samples} n={args.node_limit}{clock} seed={args.seed}"
     return (
         f"next-row {args.leaf} r={args.rows}x{args.rounds} f={args.follow} "
         f"m={args.leaf_samples} n={args.leaf_nodes} seed={args.seed}"
@@ -147,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--deals", default="1..40")
     p.add_argument("--planner", default="next-row", choices=("hop", "next-row"))
     p.add_argument("--samples", type=int, default=8)
-    p.add_argument("--time-limit", type=float, default=5.0)
+    p.add_argument("--time-limit", type=float, default=None)
     p.add_argument("--node-limit", type=int, default=20_000)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--rows", type=int, default=4)

@@ -145,8 +145,9 @@ def test_an_undecided_sample_is_not_a_loss():
 
 
 def test_where_nothing_was_decided_the_chance_says_it_cannot_tell():
-    """One node a solve: no sample of a classic opening is decided; no 0% is shown."""
-    chance = win_chance(Game.new(8), samples=6, node_limit=1)
+    """One node a solve: no sample of an opening is decided; no 0% is shown. (Harp has no
+    calibrated model: its chance is the sampler's figure.)"""
+    chance = win_chance(Game.new(8, "milligan-harp"), samples=6, node_limit=1)
     assert (chance.wins, chance.undecided, chance.known) == (0, 6, False)
     assert (chance.low, chance.high) == (0.0, 1.0) and chance.p == 0.5
     assert str(chance) == "cannot tell: the solver decided none of 6 sampled stocks"
@@ -154,6 +155,18 @@ def test_where_nothing_was_decided_the_chance_says_it_cannot_tell():
     exact = Chance(0, 1, 1, exact=True)
     assert (exact.low, exact.high, exact.known) == (0.0, 1.0, False)
     assert "undecided" in str(exact) and "cannot be won" not in str(exact)
+
+
+def test_the_calibrated_chance_is_not_pulled_down_by_undecided_samples():
+    """Classic's chance is calibrated: its model reads a figure of its own, so a budget too
+    small for the caller's samples to decide anything leaves the chance as it is, and its
+    words leave out the figure that says nothing."""
+    starved = win_chance(Game.new(8), samples=6, node_limit=1)
+    fed = win_chance(Game.new(8), samples=6, node_limit=20_000)
+    assert (starved.undecided, fed.calibrated is not None) == (6, True)
+    assert starved.p == fed.p and 0.05 < starved.p < 0.95
+    assert str(starved).startswith("about ") and "sampled stocks" not in str(starved)
+    assert "sampled stocks win" in str(fed)
 
 
 # ----------------------------------------------------------------------------- same answer

@@ -14,7 +14,7 @@ from html import escape
 import pytest
 
 from milligan_widget import Game
-from milligan_widget.analysis import Chance, Review, ReviewEntry, review
+from milligan_widget.analysis import Chance, Judgement, Review, ReviewEntry, review
 from milligan_widget.analysis import chart as chart_module
 from milligan_widget.analysis.chart import (
     MARK_GAP,
@@ -77,8 +77,11 @@ def made_up(
         move = "d" if ply in deals else (moves or {}).get(ply, "7>2")
         verdict = "winnable" if lost_after is None or ply <= lost_after else "unwinnable"
         chance = None if stopped_at is not None and ply >= stopped_at else Chance(16 - ply % 17, 16)
-        mistake = "set aside a card" if ply % 10 == 3 else None
-        entries.append(ReviewEntry(ply, move, verdict, chance, mistake))
+        mistake, judged = None, None
+        if ply % 10 == 3:  # judged an inaccuracy, and a named habit explains it
+            mistake = "set aside a card"
+            judged = Judgement(ply, move, "inaccuracy", Chance(12, 16), Chance(10, 16))
+        entries.append(ReviewEntry(ply, move, verdict, chance, mistake, judgement=judged))
     final = "winnable" if lost_after is None else "unwinnable"
     return Review(tuple(entries), final)
 
@@ -149,8 +152,11 @@ def test_the_flagged_moves_are_marked_by_what_they_cost_with_their_words():
     root = parse(review_svg(done))
     found = marks(root, "mm-flag")
     assert [int(m.get("data-ply")) for m in found] == [3, 13, 23]
-    assert {m.get("data-label") for m in found} == {"inaccuracy"}  # a named habit, no more
-    assert found[0].find(f"{SVG}title").text == "move 4: 7>2 — Inaccuracy: set aside a card."
+    assert {m.get("data-label") for m in found} == {"inaccuracy"}
+    assert found[0].find(f"{SVG}title").text == (
+        "move 4: 7>2 — Inaccuracy: 7>2 keeps 10 of 16 sampled stocks winnable"
+        " (it set aside a card)."
+    )
     lost = review_svg(made_up(30, lost_after=13))  # move 14 lost the win: a blunder
     (blunder,) = [m for m in marks(parse(lost), "mm-flag") if m.get("data-label") == "blunder"]
     assert blunder.get("data-ply") == "13"

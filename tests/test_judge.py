@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from milligan_widget import Game
-from milligan_widget.analysis import Limit, SamplingEvaluator, Seen, visible_view
+from milligan_widget.analysis import Limit, SamplingEvaluator, Seen, review, visible_view
 from milligan_widget.analysis.cache import Chances
 from milligan_widget.analysis.judge import BEST, BLUNDER, LABELS, judge_move, label_of
 from milligan_widget.search.solver import solve
@@ -118,3 +118,32 @@ def test_a_judgement_is_kept_in_the_cache_and_the_game_is_not_changed():
     first = judge_move(game, "d", SamplingEvaluator(), FAST, ply=3, cache=cache)
     again = judge_move(Seen.of(game), "d", SamplingEvaluator(), FAST, ply=3, cache=cache)
     assert first == again and len(cache) == 1 and game.to_json() == before
+
+
+# ----------------------------------------------------------------------------- the review
+
+
+def test_a_review_flags_a_move_by_what_it_cost_with_the_judge_s_better_move():
+    game = jacks()
+    game.play("d")
+    done = review(game, time_limit=2.0, samples=4, node_limit=20_000)
+    (entry,) = done.entries
+    assert entry.judgement is not None and entry.judgement.label == BLUNDER
+    assert entry.better is not None and entry.better.endswith(">f")
+    (flag,) = done.flags
+    assert (flag.label, flag.better) == (BLUNDER, entry.better)
+
+
+def test_a_review_of_careful_play_flags_nothing():
+    """Three Jacks home, then the deal (while the fourth could go home: a common mistake's
+    pattern, which costs nothing here), then the solver's win: not one move is flagged."""
+    game = jacks()
+    for _ in range(3):
+        game.play(next(move for move in game.legal_moves if str(move).endswith(">f")))
+    game.play("d")
+    for move in solve(game, 10.0).moves:
+        game.play(move)
+    assert game.status == "won"
+    done = review(game, time_limit=2.0, samples=4, node_limit=20_000)
+    assert [entry.ply for entry in done.mistakes] == [3]  # named, not flagged
+    assert done.flags == [] and all(entry.judgement is None for entry in done.entries)

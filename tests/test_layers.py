@@ -40,8 +40,9 @@ LAYERS = [
     ["analysis.features"],  # what a player sees, as numbers
     ["analysis.evaluate"],  # the seam: a seen position, a limit, a chance
     ["analysis.cache"],  # one cache of chances per visible position
-    ["analysis.chance", "analysis.advice"],
+    ["analysis.sampler", "analysis.advice"],  # the sampler's figure; the solver's hint
     ["analysis.calibrated"],  # the chance careful honest play has, from what is seen
+    ["analysis.chance"],  # which evaluator answers for the rules: the chance a player is shown
     ["analysis.hint"],
     ["analysis.planner"],  # the honest player's plan across the next deal
     ["analysis.honest", "analysis.flags"],

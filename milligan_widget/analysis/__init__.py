@@ -9,7 +9,9 @@ same answers; without a seed, the samples' seed is drawn from the visible positi
 :class:`Limit` and answers with a :class:`Chance`. Today's evaluator samples the unseen cards
 (:mod:`.sampling`) and lets the thoughtful solver try each sample
 (:class:`SamplingEvaluator`): perfect-information Monte Carlo, which overrates positions that
-need luck (each sample's solver knows every later row).
+need luck (each sample's solver knows every later row). The chance a player is shown
+(:func:`win_chance`, :func:`evaluator_for`) is calibrated (:class:`CalibratedEvaluator`): how
+often careful honest play wins from such positions.
 
 >>> from milligan_widget import Game
 >>> chance = win_chance(Game.new(27), samples=8, node_limit=20_000)
@@ -17,16 +19,19 @@ need luck (each sample's solver knows every later row).
 (True, 8)
 """
 
-from .chance import SamplingEvaluator, win_chance
+from .calibrated import CalibratedEvaluator
+from .chance import evaluator_for, win_chance
 from .chart import review_svg
 from .evaluate import Chance, Evaluator, Limit, Seen
 from .flags import Flag
 from .hint import Plan, honest_hint, honest_plan
 from .judge import Judgement, judge_move
 from .review import Review, ReviewEntry, final_verdict, mistake, review, review_steps
+from .sampler import SamplingEvaluator
 from .sampling import VisibleView, determinize, visible_view
 
 __all__ = [
+    "CalibratedEvaluator",
     "Chance",
     "Evaluator",
     "Flag",
@@ -39,6 +44,7 @@ __all__ = [
     "Seen",
     "VisibleView",
     "determinize",
+    "evaluator_for",
     "final_verdict",
     "honest_hint",
     "honest_plan",

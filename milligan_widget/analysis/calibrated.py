@@ -21,16 +21,20 @@ from __future__ import annotations
 import functools
 import json
 import math
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from importlib.resources import files
 from typing import Any
 
+from milligan_widget.engine.game import Game
 from milligan_widget.engine.moves import Move
+from milligan_widget.engine.rules import Rules
 
-from .chance import SamplingEvaluator
 from .evaluate import Chance, Limit, Seen, Stop
 from .features import VisibleFeatures, visible_features
+from .sampler import SamplingEvaluator
+from .sampling import determinize
 
 #: the inputs of the model, in order (each scaled to about 0..1 by :func:`inputs`)
 NAMES = (
@@ -142,13 +146,18 @@ class CalibratedEvaluator:
         return ("calibrated", self.model.rules, self.model.weights, self.sampler.identity)
 
     def evaluate(self, seen: Seen, limit: Limit, stop: Stop | None = None) -> Chance:
-        """The calibrated chance from ``seen`` (``limit.time``, if any, bounds the sampler's
-        figure; its size is the model's own, :data:`FIGURE`)."""
+        """The calibrated chance from ``seen``, with the sampler's figure at ``limit`` beside
+        it (the model reads its own figure, :data:`FIGURE`; ``limit.time``, if any, bounds
+        it too). Where nothing is hidden, the solver's exact verdict."""
         if seen.view.hidden == 0:
             return self.sampler.evaluate(seen, limit, stop)
         figure = self.sampler.evaluate(seen, replace(FIGURE, time=limit.time), stop)
+        shown = figure
+        if not (figure.stopped or _same_size(limit)):
+            shown = self.sampler.evaluate(seen, limit, stop)
         values = inputs(visible_features(seen.view), figure)
-        return replace(figure, calibrated=self.model.chance(values))
+        stopped = figure.stopped or shown.stopped
+        return replace(shown, calibrated=self.model.chance(values), stopped=stopped)
 
     def weigh_lines(
         self,
@@ -157,7 +166,64 @@ class CalibratedEvaluator:
         limit: Limit,
         stop: Stop | None = None,
     ) -> tuple[Chance, ...]:
-        """Each line's chance by the sampler, on shared samples. (A calibrated chance of a
-        line's end would weigh the position each sample reaches, after the cards the line
-        reveals: not built yet, so lines are compared on the sampler's figure.)"""
-        return self.sampler.weigh_lines(seen, lines, limit, stop)
+        """Each line's chance: the sampler's figure on shared samples, and the calibrated
+        chance of where the line ends as its player would then see it, averaged over
+        ``limit.samples`` sampled stocks (a line that deals is judged by the rows that could
+        come, never by the one that comes)."""
+        figures = self.sampler.weigh_lines(seen, lines, limit, stop)
+        seed = seen.seed("ends") if self.sampler.seed is None else self.sampler.seed
+        rng, known = random.Random(seed), dict[str, Chance]()
+        ends: list[list[Chance]] = [[] for _ in lines]
+        for _ in range(limit.samples):
+            sample = determinize(seen.view, rng)
+            for line, chances in zip(lines, ends, strict=True):
+                chances.append(self._end(sample, line, limit, known, stop))
+        return tuple(
+            replace(figure, calibrated=_mean(chances), stopped=figure.stopped or _stopped(stop))
+            for figure, chances in zip(figures, ends, strict=True)
+        )
+
+    def _end(
+        self, sample: Game, line: Sequence[Move], limit: Limit, known: dict[str, Chance],
+        stop: Stop | None,
+    ) -> Chance:  # fmt: skip
+        """The chance where ``line`` ends on ``sample``, as its player would then see it
+        (``known``: the ends already weighed in this call, by what is seen)."""
+        game = sample.copy(history=False)
+        for move in line:
+            game.play(move)
+        if game.status != "playing":
+            return Chance(int(game.status == "won"), 1, exact=True)
+        end = Seen.of(game, line=False)
+        if end.key not in known:  # nothing hidden: the solver's verdict, on the whole budget
+            budget = limit if end.view.hidden == 0 else replace(FIGURE, time=limit.time)
+            known[end.key] = self.evaluate(end, budget, stop)
+        return known[end.key]
+
+
+def _same_size(limit: Limit) -> bool:
+    return (limit.samples, limit.nodes) == (FIGURE.samples, FIGURE.nodes)
+
+
+def _mean(chances: Sequence[Chance]) -> tuple[float, float, float]:
+    """The average (chance, low, high) of ``chances``."""
+    n = len(chances) or 1
+    return (
+        sum(c.p for c in chances) / n,
+        sum(c.low for c in chances) / n,
+        sum(c.high for c in chances) / n,
+    )
+
+
+def _stopped(stop: Stop | None) -> bool:
+    return stop is not None and stop()
+
+
+@functools.cache
+def model_for(rules: Rules) -> Model | None:
+    """The shipped model of the preset whose rules are ``rules``, or None (custom rules, or a
+    preset without one)."""
+    for name, model in shipped_models().items():
+        if Rules.named(name) == rules:
+            return model
+    return None

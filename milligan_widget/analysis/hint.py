@@ -28,8 +28,8 @@ from milligan_widget.search.greedy import greedy, position_score
 from milligan_widget.search.solver import UNKNOWN, UNWINNABLE, WINNABLE, solve
 
 from .advice import Hint
-from .chance import SamplingEvaluator, check_budget
 from .evaluate import NODES, SAMPLES, Chance, Evaluator, Limit, Seen, Stop
+from .sampler import SamplingEvaluator, check_budget
 from .sampling import determinize, visible_view
 
 WIDTH = 6  #: quiet candidate positions judged besides dealing at once and the greedy line

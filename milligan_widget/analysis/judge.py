@@ -82,13 +82,16 @@ class Judgement:
         return LABELS.index(self.label) >= LABELS.index(INACCURACY)
 
     def words(self) -> str:
-        """In a player's words: "Blunder: dealing a row leaves 2 of 16 sampled stocks
-        winnable; 6>r kept 9"."""
-        after = self.chance_after
-        text = f"{self.label.capitalize()}: {move_name(self.move)} {_keeps(after)}"
+        """In a player's words: "Mistake: dealing a row leaves about 18%; 6>r kept about 41%"
+        (with the sampler's figure alone: "... leaves 2 of 16 sampled stocks winnable")."""
+        text = f"{self.label.capitalize()}: {self.cost()}"
         if self.better is not None and self.better_chance is not None:
-            text += f"; {move_name(self.better)} {_kept(self.better_chance, after)}"
+            text += f"; {move_name(self.better)} {_kept(self.better_chance, self.chance_after)}"
         return text
+
+    def cost(self) -> str:
+        """What the move kept, in a player's words: "dealing a row leaves about 18%"."""
+        return f"{move_name(self.move)} {_keeps(self.chance_after)}"
 
     def to_dict(self) -> dict[str, Any]:
         """Plain, JSON-ready data (for the widget)."""
@@ -105,6 +108,8 @@ def _keeps(chance: Chance) -> str:
         return "leaves the solver undecided"
     if chance.exact:
         return "keeps the win" if chance.wins else "leaves no win"
+    if chance.calibrated is not None:
+        return f"{'keeps' if chance.p >= 0.5 else 'leaves'} about {_percent(chance)}"
     if not chance.known:
         return "cannot be weighed (the solver decided no sampled stock)"
     verb = "keeps" if chance.wins * 2 >= chance.decided else "leaves"
@@ -114,7 +119,13 @@ def _keeps(chance: Chance) -> str:
 def _kept(chance: Chance, played: Chance) -> str:
     if chance.exact:
         return "kept the win"
+    if chance.calibrated is not None:
+        return f"kept about {_percent(chance)}"
     return f"kept {chance.wins}" if chance.decided == played.decided else f"kept {_keeps(chance)}"
+
+
+def _percent(chance: Chance) -> str:
+    return f"{100 * chance.p:.0f}%"
 
 
 # ----------------------------------------------------------------------------- judging
@@ -169,14 +180,29 @@ def _judge_sampled(
 
 def _lines_after(probe: Game, move: Move, seen: Seen) -> list[Line]:
     """The move played, then (unless it reveals cards) each candidate line after it."""
+    if reveals(probe, move):
+        return [Line((), move)]
     game = probe.copy(history=False)
-    down, stock = sum(game.face_down), len(game.stock_codes)
     game.play(move)
-    reveals = sum(game.face_down) < down or len(game.stock_codes) < stock
-    if reveals or game.status != "playing":
+    if game.status != "playing":
         return [Line((), move)]
     after = candidate_lines(game, set(seen.line) | {game.position_key()}, width=AFTER)
     return [Line((move, *line.moves), line.reveal) for line in after]
+
+
+def reveals(game: Game, move: Move) -> bool:
+    """Does ``move`` turn up hidden cards (a deal, a face-down card turned)? ``game`` is not
+    changed.
+
+    >>> from milligan_widget import Game
+    >>> reveals(Game.new(3), Move.parse("d"))
+    True
+    """
+    child = game.copy(history=False)
+    child.play(move)
+    return sum(child.face_down) < sum(game.face_down) or len(child.stock_codes) < len(
+        game.stock_codes
+    )
 
 
 def _verdict(played: str, chances: dict[str, Chance]) -> Judgement:

@@ -1,12 +1,15 @@
 """A review of a game: for every move, the thoughtful verdict, the honest chance, the mistake.
 
 The verdict before each move is the thoughtful solver's (it knows the hidden cards: a review
-looks back at a game once it is played); the chance is honest (the sampler's, from what the
-player saw, through the one cache of chances: a position the widget's indicator or an earlier
-review weighed is not weighed again). The turning point is the move after which the deal
-could no longer be won. A move that matches one of the common mistakes of docs/rules.md §2.9
-is named. The flagged moves (:attr:`Review.flags`) are labelled by how much they cost, on the
-scale of :data:`.flags.SEVERITY`, each with the better move where one is known.
+looks back at a game once it is played); the chance is honest (:func:`.chance.evaluator_for`:
+calibrated where the rules have a model, from what the player saw, through the one cache of
+chances: a position the widget's indicator, the coach or an earlier review weighed is not
+weighed again). The turning point is the move after which the deal could no longer be won.
+A move is flagged by what it cost (:attr:`Review.flags`): where its chance, as its player
+could know it before playing it, is at least :data:`.judge.INACCURACY_DROP` below the
+position's, the judge (:func:`.judge.judge_move`) labels it on the scale of
+:data:`.flags.SEVERITY` and names the better move. A move that matches one of the common
+mistakes of docs/rules.md §2.9 is named, as the explanation of a flag.
 
 >>> from milligan_widget import Game
 >>> game = Game.new(27)
@@ -21,7 +24,7 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from milligan_widget.engine.cards import CARDS
@@ -30,11 +33,13 @@ from milligan_widget.engine.moves import Move
 from milligan_widget.search.solver import UNKNOWN, UNWINNABLE, WINNABLE, solve
 
 from .cache import CHANCES
-from .chance import SamplingEvaluator, check_budget
+from .chance import evaluator_for
 from .chart import review_svg
-from .evaluate import NODES, Chance, Limit, Seen, Stop
-from .flags import BLUNDER, INACCURACY, Flag, chance_dict
+from .evaluate import NODES, Chance, Evaluator, Limit, Seen, Stop
+from .flags import BLUNDER, SEVERITY, Flag, chance_dict
+from .judge import INACCURACY_DROP, Judgement, judge_move, reveals
 from .report import review_page, summary_html
+from .sampler import check_budget
 from .words import turning_point_words
 
 Progress = Callable[[int, int], None]
@@ -47,9 +52,10 @@ class ReviewEntry:
     the honest chance (``None`` where the solver was stopped first) and the mistake, if any.
 
     ``solver_move`` is the first move of the win the solver found here (verdict winnable, else
-    ``None``); ``better`` and ``better_chance`` are a move a judge of the moves found better
-    than the one played, and its chance (``None`` where none was judged: the review leaves
-    them to a judge; :attr:`Review.flags` names the solver's move at the turning point)."""
+    ``None``); ``judgement`` is the judge's (:func:`.judge.judge_move`) where the move's chance
+    dropped by an inaccuracy or more, and ``better`` and ``better_chance`` the move it found
+    better and its chance (``None`` elsewhere; :attr:`Review.flags` names the solver's move at
+    the turning point)."""
 
     ply: int
     move: str
@@ -59,8 +65,10 @@ class ReviewEntry:
     solver_move: str | None = None
     better: str | None = None
     better_chance: Chance | None = None
+    judgement: Judgement | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        judgement = None if self.judgement is None else self.judgement.to_dict()
         return {
             "ply": self.ply,
             "move": self.move,
@@ -70,6 +78,7 @@ class ReviewEntry:
             "solver_move": self.solver_move,
             "better": self.better,
             "better_chance": chance_dict(self.better_chance),
+            "judgement": judgement,
         }
 
 
@@ -79,14 +88,15 @@ LOST_THE_WIN = "after it the solver, which knows the stock, finds no win"
 def flag_of(entry: ReviewEntry, turning: bool) -> Flag | None:
     """How the review flags ``entry`` (``turning``: it is the turning point), or ``None``.
 
-    The turning point is a blunder (it lost the win, the solver's own move kept it); a move
-    that matched a common mistake is an inaccuracy (a habit that costs, though the review
-    cannot say how much). An entry's own ``better`` move, where a judge found one, is named.
+    The turning point is a blunder (it lost the win, the solver's own move kept it); another
+    move is flagged by what it cost, as its judge labelled it (an inaccuracy, a mistake or a
+    blunder), with the better move. A common mistake the move matched (docs/rules.md §2.9) is
+    the explanation of a flag, never a flag of its own.
 
     >>> flag_of(ReviewEntry(4, "d", "winnable", None, solver_move="6>r"), turning=True).better
     '6>r'
-    >>> flag_of(ReviewEntry(9, "7>f", "winnable", None, "broke the run 5♠ 4♥"), False).label
-    'inaccuracy'
+    >>> flag_of(ReviewEntry(9, "7>f", "winnable", None, "broke the run 5♠ 4♥"), False) is None
+    True
     """
     better, chance = entry.better, entry.better_chance
     if turning:
@@ -94,9 +104,11 @@ def flag_of(entry: ReviewEntry, turning: bool) -> Flag | None:
         if better is None and entry.solver_move != entry.move:
             better = entry.solver_move
         return Flag(entry.ply, entry.move, BLUNDER, why, better, chance)
-    if entry.mistake:
-        return Flag(entry.ply, entry.move, INACCURACY, entry.mistake, better, chance)
-    return None
+    judged = entry.judgement
+    if judged is None or judged.label not in SEVERITY:
+        return None
+    why = judged.cost() + (f" (it {entry.mistake})" if entry.mistake else "")
+    return Flag(entry.ply, entry.move, judged.label, why, better, chance)
 
 
 @dataclass(frozen=True)
@@ -297,16 +309,51 @@ def review_steps(
         if stop is not None and stop():
             return
         verdict, first = _verdict(before, time_limit / 2, node_limit, stop, status)
-        chance = None
+        entry = ReviewEntry(ply, str(move), verdict, None, mistake(before, move), first)
         if status == "playing" and not (stop is not None and stop()):
-            entry_seed = None if base is None else base + ply
-            chance = weigh(before, limit, entry_seed, stop)
-        yield ReviewEntry(ply, str(move), verdict, chance, mistake(before, move), first)
+            evaluator = evaluator_for(before.rules, None if base is None else base + ply)
+            entry = _judged(entry, before, move, (evaluator, limit), stop)
+        yield entry
 
 
-def weigh(game: Game, limit: Limit, seed: int | None, stop: Stop | None) -> Chance:
-    """The sampler's chance for ``game`` (from ``seed``, else from what is seen), cached."""
-    return CHANCES.evaluate(Seen.of(game, line=False), SamplingEvaluator(seed), limit, stop)
+def _judged(
+    entry: ReviewEntry, before: Game, move: Move, weigher: tuple[Evaluator, Limit],
+    stop: Stop | None,
+) -> ReviewEntry:  # fmt: skip
+    """``entry`` with the chance before its move and, where the move's own chance (as seen
+    before it) is at least :data:`.judge.INACCURACY_DROP` lower, the judge's label and
+    better move."""
+    evaluator, limit = weigher
+    chance = CHANCES.evaluate(Seen.of(before, line=False), evaluator, limit, stop)
+    entry = replace(entry, chance=chance)
+    after = chance_after(before, move, evaluator, limit, stop)
+    if chance.p - after.p < INACCURACY_DROP or (stop is not None and stop()):
+        return entry
+    judged = judge_move(before, move, evaluator, limit, entry.ply, stop)
+    if not judged.flagged:
+        return entry
+    return replace(entry, judgement=judged, better=judged.better,
+                   better_chance=judged.better_chance)  # fmt: skip
+
+
+def chance_after(
+    before: Game, move: Move, evaluator: Evaluator, limit: Limit, stop: Stop | None = None
+) -> Chance:
+    """The chance of ``move`` from ``before`` as its player could know it: the chance of the
+    position it leads to or, for a move that reveals cards, the chance of the move over the
+    sampled stocks (never the luck of the cards that came). Cached."""
+    if reveals(before, move):
+        seen = Seen.of(before, line=False)
+        key = ("after", seen.key, str(move), evaluator.identity, limit)
+        return CHANCES.answer(
+            key, lambda: evaluator.weigh_lines(seen, [(move,)], limit, stop)[0],
+            lambda chance: not chance.stopped, stop,
+        )  # fmt: skip
+    child = before.copy(history=False)
+    child.play(move)
+    if child.status != "playing":
+        return Chance(int(child.status == "won"), 1, exact=True)
+    return CHANCES.evaluate(Seen.of(child, line=False), evaluator, limit, stop)
 
 
 def _positions(game: Game) -> Iterator[tuple[Game, str, Move]]:

@@ -103,11 +103,12 @@ def solve_deal(rules: str, deal: int, time_limit: float) -> SolvedRow:
 class Player:
     """Who plays a study's deals: ``thoughtful`` (the solver, which knows the stock),
     ``greedy``, or ``honest`` (:func:`.strategy.honest` with ``samples`` sampled stocks and
-    ``node_limit`` positions a solve, ``time_limit`` seconds a decision; ``planner``
-    "next-row" plans across the next deal with the planner's default settings)."""
+    ``node_limit`` positions a solve, and ``time_limit`` seconds a decision if given: without
+    one its games do not depend on the machine; ``planner`` "next-row" plans across the next
+    deal with the planner's default settings)."""
 
     kind: str = "thoughtful"
-    time_limit: float = 10.0
+    time_limit: float | None = 10.0
     samples: int = 8
     node_limit: int = 20_000
     planner: str = "hop"
@@ -116,14 +117,16 @@ class Player:
     def label(self) -> str:
         """The ``player`` column: the kind and, for the honest player, its setting."""
         if self.kind == "honest":
-            label = f"honest s={self.samples} n={self.node_limit} t={self.time_limit:g}"
+            label = f"honest s={self.samples} n={self.node_limit}"
+            if self.time_limit is not None:
+                label += f" t={self.time_limit:g}"
             return label if self.planner == "hop" else f"{label} {self.planner}"
         return self.kind
 
     def play(self, rules: str, deal: int) -> Row:
         """One row: this player's game of ``deal``."""
         return (
-            solve_deal(rules, deal, self.time_limit)
+            solve_deal(rules, deal, self.time_limit or 10.0)
             if self.kind == "thoughtful"
             else (play_deal(rules, deal, self))
         )
@@ -392,7 +395,7 @@ def _row_text(row: Row) -> str:
 def run_study(
     rules: str,
     deals: list[int],
-    time_limit: float,
+    time_limit: float | None,
     executor: Executor,
     path: Path,
     progress: bool = True,
@@ -568,7 +571,8 @@ def _parser() -> argparse.ArgumentParser:
         type=_seconds,
         default=None,
         help="thoughtful: the solver's seconds for each deal (default: 10); honest: the "
-        "seconds for each decision (default: 5)",
+        "seconds for each decision (default: none: it counts positions, the same games on any "
+        "machine)",
     )
     parser.add_argument(
         "--samples",
@@ -623,8 +627,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.out is None:
         args.out = Path("study.csv" if args.player == "thoughtful" else f"study-{args.player}.csv")
-    if args.time_limit is None:
-        args.time_limit = 10.0 if args.player == "thoughtful" else 5.0
+    if args.time_limit is None and args.player == "thoughtful":
+        args.time_limit = 10.0
     presets = list(PRESETS) if args.rules == "all" else [args.rules]
     for name in presets:
         if name not in PRESETS:

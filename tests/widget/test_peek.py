@@ -134,8 +134,9 @@ def test_the_honest_chance_is_weighed_after_each_move_and_stopped_by_the_next(
 
 
 def test_the_indicator_hint_and_review_weigh_each_position_once(monkeypatch) -> None:
-    """The indicator weighs each position after a move; Hint asked twice and a review of the
-    game take what was weighed from the one cache of chances, never sampling it again."""
+    """The indicator weighs each position after a move (the calibrated chance samples it
+    twice: the model's own figure and the one shown beside it); Hint asked twice and a review
+    of the game take what was weighed from the one cache of chances, never sampling it again."""
     from milligan_widget import analysis
     from milligan_widget.analysis import SamplingEvaluator
     from milligan_widget.analysis.cache import CHANCES
@@ -146,7 +147,7 @@ def test_the_indicator_hint_and_review_weigh_each_position_once(monkeypatch) -> 
     evaluate, honest_hint = SamplingEvaluator.evaluate, analysis.honest_hint
 
     def counting(evaluator, seen, limit, stop=None):
-        weighed.append(seen.key)
+        weighed.append((seen.key, limit))
         return evaluate(evaluator, seen, limit, stop)
 
     def hint(*args, **kwargs):
@@ -163,9 +164,9 @@ def test_the_indicator_hint_and_review_weigh_each_position_once(monkeypatch) -> 
         assert shown.wait(30) and shown.analysis["state"] == "chance"
         chances.append(shown.analysis["why"])
         shown.deal()
-    assert shown.wait(30) and len(weighed) == 3
+    assert shown.wait(30) and len(weighed) == len(set(weighed)) == 3 * 2
     assert shown.hint() == shown.hint() and hints == [2]
     shown.review_settings = ReviewSettings(time_limit=0.5, samples=4, node_limit=20_000)
     done = shown.review(wait=True)
     assert done is not None and [str(e.chance) for e in done.entries] == chances
-    assert len(weighed) == len(set(weighed)) == 3
+    assert len(weighed) == len(set(weighed))

@@ -4,6 +4,7 @@ as peeked). The solver is stood in for, so that each test controls when a move i
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 import threading
@@ -13,7 +14,7 @@ from typing import Any
 import pytest
 
 from milligan_widget import Game, strategy
-from milligan_widget.analysis import Chance
+from milligan_widget.analysis import Chance, ReviewEntry
 from milligan_widget.search.solver import SolveResult
 from milligan_widget.widget import MilliganWidget
 from milligan_widget.widget.assistant import review as review_job
@@ -48,7 +49,10 @@ class Solver:
             return SolveResult("winnable")
 
         monkeypatch.setattr(review_module, "solve", solve)
-        monkeypatch.setattr(review_module, "weigh", lambda *a, **k: chance)
+        def judged(entry: ReviewEntry, *args: Any, **kwargs: Any) -> ReviewEntry:
+            return dataclasses.replace(entry, chance=chance)
+
+        monkeypatch.setattr(review_module, "_judged", judged)
 
 
 def played(moves: int = 4) -> Game:
@@ -256,7 +260,9 @@ def test_the_move_that_lost_the_win_is_a_blunder_with_the_better_move_in_words(m
         return SolveResult("winnable", (game.legal_moves[0],))
 
     monkeypatch.setattr(review_module, "solve", solve)
-    monkeypatch.setattr(review_module, "weigh", lambda *a, **k: Chance(1, 2))
+    monkeypatch.setattr(
+        review_module, "_judged", lambda entry, *_: dataclasses.replace(entry, chance=HALF)
+    )
     game = Game.new(1)  # after its first row: 3>f, 7>2 and a deal
     for _ in range(4):
         game.play("d")

@@ -139,7 +139,12 @@ class Coach:
         if not self._stale(task):
             try:
                 judged = judge_move(
-                    before, move, self.honest.evaluator, limit, ply, self._stopper(task)
+                    before,
+                    move,
+                    self.honest.evaluator(before.rules),
+                    limit,
+                    ply,
+                    self._stopper(task),
                 )
             except Exception:
                 self._logger.exception("MilliganWidget coach failed to judge %s", move)

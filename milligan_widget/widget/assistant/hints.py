@@ -140,7 +140,7 @@ class Hints:
             return None
         budget, stop = self.honest, job.stop.is_set
         limit = budget.hint_limit(job.seconds)
-        key = ("hint", analysis.Seen.of(game).key, budget.evaluator.identity, limit)
+        key = ("hint", analysis.Seen.of(game).key, budget.evaluator(game.rules).identity, limit)
 
         def hint() -> advice.Hint:
             return analysis.honest_hint(game, limit.samples, limit.time, limit.nodes,

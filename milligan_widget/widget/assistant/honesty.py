@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from milligan_widget.analysis import Limit, SamplingEvaluator
+from milligan_widget.analysis import Evaluator, Limit, evaluator_for
 from milligan_widget.analysis.evaluate import NODES, SAMPLES
+from milligan_widget.engine import Rules
 
 KNOWS = "the solver, which knows the stock,"
 
@@ -50,9 +51,10 @@ class HonestBudget:
         on a busy one the clock keeps Hint within its seconds."""
         return Limit(self.node_limit, max(1, self.samples // 2), seconds)
 
-    @property
-    def evaluator(self) -> SamplingEvaluator:
-        return SamplingEvaluator(self.seed)
+    def evaluator(self, rules: Rules) -> Evaluator:
+        """The evaluator of the chances shown for ``rules`` (:func:`.analysis.evaluator_for`),
+        its samples drawn from :attr:`seed`."""
+        return evaluator_for(rules, self.seed)
 
 
 def peeking(words: str) -> str:

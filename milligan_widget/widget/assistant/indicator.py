@@ -1,6 +1,7 @@
 """The "still winnable?" indicator's checks: with peek off, the honest chance to win from
 what the player sees (the honest budget's evaluator, through the one cache of chances, state
-``"chance"``: "62% of 16 sampled stocks win (45–77%)"); with peek on, the solver's verdict
+``"chance"``: "about 46% for careful play from here (41–51%); seeing the next rows, 16 of
+16 sampled stocks win"); with peek on, the solver's verdict
 (it knows the stock).
 Worked out in the background, one position at a time (always the newest).
 
@@ -160,7 +161,7 @@ class Indicator:
             return solver.UNKNOWN, ""  # dropped: the position changed meanwhile
         try:
             seen, limit = analysis.Seen.of(game, line=False), budget.limit(seconds)
-            chance = CHANCES.evaluate(seen, budget.evaluator, limit, stop=stale)
+            chance = CHANCES.evaluate(seen, budget.evaluator(game.rules), limit, stop=stale)
         except Exception:
             self._log.exception("MilliganWidget chance to win failed")
             return solver.UNKNOWN, "the chance could not be weighed: see the log"

@@ -44,7 +44,7 @@ MAX_REVIEW_MOVES = 2_000  #: the longest game reviewed (a longer one is refused 
 PROGRESS_EVERY = 0.25  #: seconds between two progress frames (the first and last always go)
 CAPTION = (
     "Verdicts: the solver, which knows the stock. Chances: from what you could see "
-    "(sampled stocks)."
+    "(how often careful play wins from such positions)."
 )
 DONE, RUNNING, STOPPED, FAILED = "done", "running", "stopped", "failed"
 NO_REVIEW: dict[str, Any] = {"state": None, "entries": []}  #: what the front end gets: none
@@ -63,7 +63,7 @@ class ReviewSettings:
 
     def __post_init__(self) -> None:
         game = Game.new(1)  # a game in play: only the budget is checked
-        analysis.chance.check_budget(game, self.samples, self.time_limit, self.node_limit)
+        analysis.sampler.check_budget(game, self.samples, self.time_limit, self.node_limit)
 
 
 class ReviewJob:
