@@ -296,44 +296,56 @@ def review_steps(
     node_limit: int | None = None,
     seed: int | None = None,
     stop: Stop | None = None,
+    judge_limit: Limit | None = None,
 ) -> Iterator[ReviewEntry]:
     """The entries of :func:`review`, one at a time (a caller can do one move's work at a
     time and stop between them). Each move's verdict gets half of ``time_limit`` seconds (and
     ``node_limit`` positions); its chance ``samples`` sampled stocks of ``node_limit``
     (default :data:`.evaluate.NODES`) positions each and no clock, as the widget's indicator
-    weighs it: the same position, the same chance."""
+    weighs it: the same position, the same chance. A move whose chance fell is judged within
+    ``judge_limit`` (default: the chance's), as the live coach judges it: a coached game's
+    judgements are taken from the one cache of chances, not made again."""
     _check(game, time_limit, samples, node_limit)
     limit = Limit(NODES if node_limit is None else node_limit, samples)
     base = random.Random(seed).getrandbits(63) if seed is not None else None
-    for ply, (before, status, move) in enumerate(_positions(game)):
+    for ply, (before, seen, status, move) in enumerate(_positions(game)):
         if stop is not None and stop():
             return
         verdict, first = _verdict(before, time_limit / 2, node_limit, stop, status)
         entry = ReviewEntry(ply, str(move), verdict, None, mistake(before, move), first)
         if status == "playing" and not (stop is not None and stop()):
             evaluator = evaluator_for(before.rules, None if base is None else base + ply)
-            entry = _judged(entry, before, move, (evaluator, limit), stop)
+            judge = Judge(evaluator, limit, judge_limit or limit)
+            entry = judge.entry(entry, before, seen, move, stop)
         yield entry
 
 
-def _judged(
-    entry: ReviewEntry, before: Game, move: Move, weigher: tuple[Evaluator, Limit],
-    stop: Stop | None,
-) -> ReviewEntry:  # fmt: skip
-    """``entry`` with the chance before its move and, where the move's own chance (as seen
-    before it) is at least :data:`.judge.INACCURACY_DROP` lower, the judge's label and
-    better move."""
-    evaluator, limit = weigher
-    chance = CHANCES.evaluate(Seen.of(before, line=False), evaluator, limit, stop)
-    entry = replace(entry, chance=chance)
-    after = chance_after(before, move, evaluator, limit, stop)
-    if chance.p - after.p < INACCURACY_DROP or (stop is not None and stop()):
-        return entry
-    judged = judge_move(before, move, evaluator, limit, entry.ply, stop)
-    if not judged.flagged:
-        return entry
-    return replace(entry, judgement=judged, better=judged.better,
-                   better_chance=judged.better_chance)  # fmt: skip
+@dataclass(frozen=True)
+class Judge:
+    """How a review weighs a move: ``evaluator``, the ``limit`` of a chance, and the
+    ``judge_limit`` of a judgement."""
+
+    evaluator: Evaluator
+    limit: Limit
+    judge_limit: Limit
+
+    def entry(
+        self, entry: ReviewEntry, before: Game, seen: Seen, move: Move, stop: Stop | None
+    ) -> ReviewEntry:
+        """``entry`` with the chance before its move and, where the move's own chance (as
+        seen before it) is at least :data:`.judge.INACCURACY_DROP` lower, the judge's label
+        and better move (``seen``: the position before it with its line of play)."""
+        evaluator, limit = self.evaluator, self.limit
+        chance = CHANCES.evaluate(Seen.of(before, line=False), evaluator, limit, stop)
+        entry = replace(entry, chance=chance)
+        after = chance_after(before, move, evaluator, limit, stop)
+        if chance.p - after.p < INACCURACY_DROP or (stop is not None and stop()):
+            return entry
+        judged = judge_move(seen, move, evaluator, self.judge_limit, entry.ply, stop)
+        if not judged.flagged:
+            return entry
+        return replace(entry, judgement=judged, better=judged.better,
+                       better_chance=judged.better_chance)  # fmt: skip
 
 
 def chance_after(
@@ -356,14 +368,15 @@ def chance_after(
     return CHANCES.evaluate(Seen.of(child, line=False), evaluator, limit, stop)
 
 
-def _positions(game: Game) -> Iterator[tuple[Game, str, Move]]:
-    """(the position before it, its status in the line of play, the move) for each move of
-    the game's line of play. The position is a copy without the line (its cost does not grow
-    with the moves before it: a long game's review is not quadratic); the status is read
-    from the line, which it needs (a loss by repetition)."""
+def _positions(game: Game) -> Iterator[tuple[Game, Seen, str, Move]]:
+    """(the position before it, what its player saw there, its status in the line of play,
+    the move) for each move of the game's line of play. The position is a copy without the
+    line (its cost does not grow with the moves before it: a long game's review is not
+    quadratic); what was seen and the status are read from the line, which they need (the
+    positions since the last deal; a loss by repetition)."""
     step = game.position_after(0)
     for move in game.history:
-        yield step.copy(history=False), step.status, move
+        yield step.copy(history=False), Seen.of(step), step.status, move
         step.play(move)
 
 

@@ -145,7 +145,7 @@ class Viewer:
             self._open_for_review(line, game is None, peeked, words)
         elif peeked:
             table.card.peek = True
-        job = table.assistant.reviewer.start(line, settings)
+        job = table.assistant.reviewer.start(line, settings, table.assistant.coach.limit)
         table.publish(message=words)
         return job
 

@@ -144,3 +144,28 @@ def test_the_coach_budget_is_the_honest_one() -> None:
     assert widget._table.assistant.coach.honest.samples == 6
     limit = widget._table.assistant.coach.honest.hint_limit(2.5)
     assert limit == Limit(2_000, 3, 2.5)
+
+
+def test_a_review_of_a_coached_game_takes_the_coach_s_judgements(monkeypatch) -> None:
+    """The review judges the dealt Jacks as the coach did, from the one cache of chances: the
+    judge does not weigh the move's lines again."""
+    from milligan_widget.analysis import judge as judge_module
+    from milligan_widget.widget.assistant.review import ReviewSettings
+
+    widget = coached()
+    widget.play("d")
+    assert widget.wait(30)
+    (judged,) = widget.coach_log
+    weighed = []
+    sampled = judge_module._judge_sampled
+    monkeypatch.setattr(
+        judge_module, "_judge_sampled", lambda *a, **k: weighed.append(a) or sampled(*a, **k)
+    )
+    widget.review_settings = ReviewSettings(time_limit=1.0, samples=4, node_limit=3_000)
+    done = widget.review(wait=True)
+    assert done is not None and weighed == []
+    (entry,) = done.entries
+    assert entry.judgement == judged and (entry.better, done.flags[0].label) == (
+        judged.better,
+        "blunder",
+    )

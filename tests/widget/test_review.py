@@ -49,10 +49,10 @@ class Solver:
             return SolveResult("winnable")
 
         monkeypatch.setattr(review_module, "solve", solve)
-        def judged(entry: ReviewEntry, *args: Any, **kwargs: Any) -> ReviewEntry:
+        def judged(_: Any, entry: ReviewEntry, *args: Any, **kwargs: Any) -> ReviewEntry:
             return dataclasses.replace(entry, chance=chance)
 
-        monkeypatch.setattr(review_module, "_judged", judged)
+        monkeypatch.setattr(review_module.Judge, "entry", judged)
 
 
 def played(moves: int = 4) -> Game:
@@ -261,7 +261,7 @@ def test_the_move_that_lost_the_win_is_a_blunder_with_the_better_move_in_words(m
 
     monkeypatch.setattr(review_module, "solve", solve)
     monkeypatch.setattr(
-        review_module, "_judged", lambda entry, *_: dataclasses.replace(entry, chance=HALF)
+        review_module.Judge, "entry", lambda _, entry, *__: dataclasses.replace(entry, chance=HALF)
     )
     game = Game.new(1)  # after its first row: 3>f, 7>2 and a deal
     for _ in range(4):

@@ -23,6 +23,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+from milligan_widget.analysis import Limit
 from milligan_widget.analysis.judge import Judgement, judge_move
 from milligan_widget.engine import Game, Move
 from milligan_widget.widget.assistant.honesty import HonestBudget
@@ -120,6 +121,12 @@ class Coach:
     def join(self, deadline: float) -> None:
         self._workers.join(deadline)
 
+    @property
+    def limit(self) -> Limit:
+        """The budget of one judgement (a review judges within it too: what the coach
+        judged, it finds in the one cache of chances)."""
+        return self.honest.hint_limit(self.seconds)
+
     # ------------------------------------------------------------------ the judging
     def _work(self) -> None:
         while self._judge_next():
@@ -132,7 +139,7 @@ class Coach:
                 self._thread = None
                 return False
             task = self._judging = self._tasks.popleft()
-            limit = self.honest.hint_limit(self.seconds)
+            limit = self.limit
         _, ply, before, move = task
         time.sleep(GRACE)
         judged = None

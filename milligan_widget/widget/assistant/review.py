@@ -70,9 +70,12 @@ class ReviewJob:
     """One review: the game (a copy with its whole line), the entries done so far, and its
     state ("running", "done", "stopped" by the player, "failed")."""
 
-    def __init__(self, game: Game, settings: ReviewSettings) -> None:
+    def __init__(
+        self, game: Game, settings: ReviewSettings, judge_limit: analysis.Limit | None = None
+    ) -> None:
         self.game = game
         self.settings = settings
+        self.judge_limit = judge_limit  # the coach's: its judgements are reused
         self.total = len(game.history)
         self.entries: list[analysis.ReviewEntry] = []
         self.final = solver.UNKNOWN
@@ -222,11 +225,13 @@ class Reviewer:
         return self.job is not None and self.job.state == RUNNING
 
     @locked
-    def start(self, game: Game, settings: ReviewSettings) -> ReviewJob:
+    def start(
+        self, game: Game, settings: ReviewSettings, judge_limit: analysis.Limit | None = None
+    ) -> ReviewJob:
         """Review ``game`` (checked by :func:`check_review_game`) in the background, in
-        place of any review before."""
+        place of any review before; a flagged move judged within ``judge_limit``."""
         self.cancel()
-        job = ReviewJob(game.copy(), settings)
+        job = ReviewJob(game.copy(), settings, judge_limit)
         self.job = job
         self._workers.start(self._work, job)
         return job
@@ -286,8 +291,9 @@ class Reviewer:
     def _steps(job: ReviewJob) -> Any:
         s = job.settings
         return analysis.review_steps(
-            job.game, s.time_limit, s.samples, s.node_limit, s.seed, stop=job.stop.is_set
-        )
+            job.game, s.time_limit, s.samples, s.node_limit, s.seed, job.stop.is_set,
+            job.judge_limit,
+        )  # fmt: skip
 
     def _progress(self, job: ReviewJob, shown: float) -> float:
         """Show the progress (holding the lock), at most every :attr:`every` seconds."""
