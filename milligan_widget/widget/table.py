@@ -408,7 +408,8 @@ class Table:
         if status == "won":
             return message, "won", self.card.seconds()
         if kind == "info":
-            return f"{message} No useful move is left.".strip(), "lost", None
+            said = message if not message or message.endswith((".", "!", "?")) else f"{message}."
+            return f"{said} No useful move is left.".strip(), "lost", None
         return message, kind, None
 
     def welcome(self, greeting: str = "Good luck!") -> str:

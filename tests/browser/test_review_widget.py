@@ -74,18 +74,23 @@ def test_a_lost_game_is_reviewed_and_its_chart_moves_the_viewer(notebook: Notebo
         fresh_game(nb)
 
 
-# Every fourth move flagged as a made-up common mistake (the review's own check stood in for,
-# in the kernel): on a 71-move chart, flags 4 moves (36 px) apart have room, and the pairs
-# the stand-in adds one move later share a mark.
+# Moves 1, 2, 5, 6, ... flagged as made-up inaccuracies (the review's judge stood in for, in
+# the kernel): on a 71-move chart, flags 4 moves (36 px) apart have room, and each pair
+# shares a mark.
 CROWDED = """
-import importlib
+import dataclasses, importlib
+from milligan_widget.analysis import Chance, Judgement
 _review_module = importlib.import_module("milligan_widget.analysis.review")  # not the function
-_real_mistake = _review_module.mistake
-_plies = iter(range(10_000))
-_review_module.mistake = lambda game, move: (
-    "a made-up habit" if next(_plies) % 4 in (1, 2) else None)
+_real_entry = _review_module.Judge.entry
+def _made_up(self, entry, *args):
+    entry = _real_entry(self, entry, *args)
+    if entry.ply % 4 not in (1, 2):
+        return entry
+    judged = Judgement(entry.ply, entry.move, "inaccuracy", Chance(3, 4), Chance(1, 4))
+    return dataclasses.replace(entry, judgement=judged)
+_review_module.Judge.entry = _made_up
 widget.review(wait=True, time_limit=0.1, samples=2, node_limit=1_000, seed=1)
-_review_module.mistake = _real_mistake
+_review_module.Judge.entry = _real_entry
 """
 
 
@@ -125,7 +130,7 @@ def test_crowded_flags_share_a_mark_and_each_is_reached(notebook: Notebook) -> N
         assert nb.kernel.eval("len(widget.game.history)") == pair[1]
         # The list says each flag; the move that lost the win names the better move.
         said = replay.locator(f'li[data-ply="{pair[0] + 1}"] .mw-move-flag')
-        expect(said).to_have_text("Inaccuracy: a made-up habit.")
+        expect(said).to_have_text(re.compile(r"^Inaccuracy: .+ leaves 1 of 4 sampled stocks "))
         turn = nb.kernel.eval("widget.game_review['turning_point']")
         if turn is not None:
             blunder = replay.locator(f'li[data-ply="{turn + 1}"] .mw-move-flag')
@@ -133,7 +138,7 @@ def test_crowded_flags_share_a_mark_and_each_is_reached(notebook: Notebook) -> N
             expect(blunder).to_contain_text("Better: ")
         nb.screenshot("review-crowded-flags.png")
     finally:
-        nb.kernel.run("_review_module.mistake = _real_mistake; widget.stop_replay()")
+        nb.kernel.run("_review_module.Judge.entry = _real_entry; widget.stop_replay()")
         fresh_game(nb)
 
 

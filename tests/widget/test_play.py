@@ -398,3 +398,11 @@ def test_the_replay_panel_says_why_its_cards_do_not_move() -> None:
         Browser(widget).request({"type": "move", "source": "t1", "target": "t2", "count": 1})
     )
     assert view["kind"] == "error" and view["message"] == refusal
+
+
+def test_the_move_that_loses_and_the_loss_are_said_in_two_sentences() -> None:
+    from tests.test_judge import jacks
+
+    widget = MilliganWidget(game=jacks(), stats=False, autosave=False)
+    widget.play("d")  # buries the Jacks on every stock: no move is left
+    assert widget.view["message"] == "Deal a row of 8 cards. No useful move is left."
