@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from .conftest import Notebook
 from .gestures import focused, settle
 from .lab import REPO, LabServer, open_notebook
-from .test_browser import fresh_game
+from .test_browser import fresh_game, set_theme
 
 
 def test_picking_rules_says_that_new_game_deals_them(notebook: Notebook) -> None:
@@ -54,6 +54,37 @@ def test_ticking_winnable_does_not_push_the_board_down(notebook: Notebook) -> No
         notebook.kernel.run("widget.stop(); widget.winnable_time = 3.0; widget.peek = False")
         assert notebook.kernel.eval("widget.wait(30)") is True
     assert _board_top(notebook) == top
+
+
+def test_the_honest_chance_reads_as_careful_play_and_leaves_the_board_in_place(
+    notebook: Notebook,
+) -> None:
+    """Peek off, classic: the status bar gives the calibrated chance in a player's words, on
+    the line the verdict keeps (the board does not move), in light and dark."""
+    fresh_game(notebook, seed=27)
+    settle(notebook.page, notebook.widget)
+    top = _board_top(notebook)
+    box = notebook.widget.locator("label.mw-check", has_text="Winnable?").locator("input")
+    box.check()
+    try:
+        why = notebook.widget.locator('[data-role="verdict-why"]')
+        expect(why).to_contain_text("for careful play from here", timeout=20_000)
+        notebook.kernel.run(
+            "from milligan_widget.analysis import win_chance as _chance\n"
+            "_budget = widget._table.assistant.honest"
+        )
+        assert notebook.kernel.eval("widget.analysis['why']") == notebook.kernel.eval(
+            "str(_chance(widget.game, _budget.samples, node_limit=_budget.node_limit))"
+        )
+        assert _board_top(notebook) == top, "the chance's words pushed the board down"
+        notebook.screenshot("chance-light.png")
+        set_theme(notebook, "JupyterLab Dark")
+        notebook.screenshot("chance-dark.png")
+    finally:
+        set_theme(notebook, "JupyterLab Light")
+        box.uncheck()
+        notebook.kernel.run("widget.stop()")
+        assert notebook.kernel.eval("widget.wait(30)") is True
 
 
 def _stops(nb: Notebook, key: str, count: int) -> list[dict | None]:
