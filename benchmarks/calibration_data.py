@@ -10,6 +10,8 @@ deep, reserve size, empty columns, cells in use, legal moves, the sampler's figu
 small node budget: won, decided and undecided samples) and, once the game is over, its
 outcome. A game's rows are appended to ``--out`` when it ends, so an interrupted run resumes
 where it stopped (the deals in the file are skipped; a game cut off midway is played again).
+Each game's moves go to ``--out``'s ``-games.csv`` beside it (written just before its rows),
+so its positions can be measured again without playing it.
 
 Run:  python benchmarks/calibration_data.py --rules classic --deals 1..1500 --every 10
       [--out benchmarks/results/calibration-classic.csv] [--samples 8] [--nodes 2000]
@@ -38,6 +40,7 @@ from milligan_widget.studies.study import parse_deals  # noqa: E402
 Row = dict[str, Any]
 FIT_DEALS = range(1, 1501)  #: the only deals fitted on; those above are kept for checks
 MAX_MOVES = 2_000
+GAME_FIELDS = ["rules", "deal", "player_seed", "won", "moves"]  #: the games' own file
 FIELDS = [
     "rules", "deal", "player_seed", "ply", "home", "stock_left", "face_down", "buried_low",
     "buried_depth", "reserve", "empty_columns", "cells_used", "legal_moves", "sample_wins",
@@ -67,8 +70,12 @@ def features(game: Game, samples: int, nodes: int) -> dict[str, Any]:
     }
 
 
-def play(rules: str, deal: int, seed: int, every: int, samples: int, nodes: int) -> list[Row]:
-    """One honest game of ``deal``: a row for its opening and every ``every``-th position."""
+def play(
+    rules: str, deal: int, seed: int, every: int, samples: int, nodes: int
+) -> tuple[list[Row], Row]:
+    """One honest game of ``deal``: a row for its opening and every ``every``-th position, and
+    the game's own row (its moves, so that a new feature can be measured on its positions
+    without playing it again)."""
     game, player, rows = Game.new(deal, rules), honest(seed=seed), list[Row]()
     while game.ply < MAX_MOVES and game.status == "playing":
         if game.ply % every == 0:
@@ -80,7 +87,9 @@ def play(rules: str, deal: int, seed: int, every: int, samples: int, nodes: int)
         game.play(move)
     ending = {"won": int(game.status == "won"), "final_home": sum(game.foundation_heights),
               "game_moves": game.ply}  # fmt: skip
-    return [row | ending for row in rows]
+    line = " ".join(str(move) for move in game.history)
+    return [row | ending for row in rows], {"rules": rules, "deal": deal, "player_seed": seed,
+                                            "won": ending["won"], "moves": line}  # fmt: skip
 
 
 def done_deals(path: Path, rules: str, seed: int) -> set[int]:
@@ -100,12 +109,12 @@ def to_play(deals: list[int], path: Path, rules: str, seed: int) -> Iterator[int
     return (deal for deal in deals if deal not in done)
 
 
-def append(path: Path, rows: list[Row]) -> None:
+def append(path: Path, rows: list[Row], fields: list[str] = FIELDS) -> None:
     """Add one game's rows (with the header if the file is new), flushed at once."""
     new = not path.exists() or path.stat().st_size == 0
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("a", newline="") as handle:
-        writer = csv.DictWriter(handle, FIELDS)
+        writer = csv.DictWriter(handle, fields)
         if new:
             writer.writeheader()
         writer.writerows(rows)
@@ -133,7 +142,8 @@ def main() -> None:
     out = args.out or REPO / "benchmarks" / "results" / f"calibration-{args.rules}.csv"
     for deal in to_play(deals, out, args.rules, args.seed):
         start = time.perf_counter()
-        rows = play(args.rules, deal, args.seed, args.every, args.samples, args.nodes)
+        rows, played = play(args.rules, deal, args.seed, args.every, args.samples, args.nodes)
+        append(out.with_name(out.stem + "-games.csv"), [played], GAME_FIELDS)
         append(out, rows)
         won = "won" if rows and rows[0]["won"] else "lost"
         print(f"{args.rules} deal {deal}: {won}, {len(rows)} rows, "

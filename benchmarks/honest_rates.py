@@ -1,9 +1,9 @@
 """The honest player's win rate over several sampler seeds, with its spread, paired against
 another player on the same deals (issue 33: "win rates you can cite").
 
-    python benchmarks/honest_rates.py --rules classic --deals 1..200 \\
-        --runs benchmarks/results/honest-nodes-seed0.csv,benchmarks/results/calibration-classic.csv \\
-        --against benchmarks/results/calibration-classic-timed.csv
+    cd benchmarks/results && python ../honest_rates.py --rules classic --deals 1..200 \\
+        --runs honest-nodes-classic-seed0.csv,calibration-classic.csv \\
+        --against calibration-classic-timed.csv
 
 Each file of ``--runs`` (comma-separated) is one seed's run: a study CSV (a row per game,
 ``benchmarks/planner_compare.py play`` or ``milligan-study --player honest``) or a
@@ -92,7 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.rules}: {len(ordered)} deals every run played ({ordered[0]}..{ordered[-1]})")
     rates = [summary(name, run, ordered) for name, run in runs.items()]
     spread = statistics.stdev(rates) if len(rates) > 1 else 0.0
-    print(f"  mean over {len(rates)} seeds {statistics.mean(rates):.1%}, seed-to-seed SD {spread:.1%}")
+    mean = statistics.mean(rates)
+    print(f"  mean over {len(rates)} seeds {mean:.1%}, seed-to-seed SD {spread:.1%}")
     if against is not None and args.against is not None:
         summary(args.against.stem, against, ordered)
         for name, run in runs.items():

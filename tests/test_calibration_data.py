@@ -48,13 +48,19 @@ def test_an_interrupted_run_resumes_after_the_deals_it_wrote(monkeypatch, tmp_pa
 
     def play(rules, deal, seed, every, samples, nodes):
         played.append(deal)
-        return [{field: 0 for field in data.FIELDS} | {"rules": rules, "deal": deal}]
+        game = {"rules": rules, "deal": deal, "player_seed": seed, "won": 0, "moves": "d d"}
+        return [{field: 0 for field in data.FIELDS} | {"rules": rules, "deal": deal}], game
 
     monkeypatch.setattr(data, "play", play)
     out = tmp_path / "rows.csv"
-    data.append(out, play("classic", 1, 0, 10, 8, 2000))  # the run before stopped after deal 1
+    data.append(out, play("classic", 1, 0, 10, 8, 2000)[0])  # the run before stopped after 1
     monkeypatch.setattr(sys, "argv", ["x", "--deals", "1..3", "--out", str(out)])
     data.main()
     assert played == [1, 2, 3]  # deal 1 by the run before; 2 and 3 now
     with out.open(newline="") as handle:
         assert [int(row["deal"]) for row in csv.DictReader(handle)] == [1, 2, 3]
+    with (tmp_path / "rows-games.csv").open(newline="") as handle:  # each game's moves beside
+        assert [(row["deal"], row["moves"]) for row in csv.DictReader(handle)] == [
+            ("2", "d d"),
+            ("3", "d d"),
+        ]
