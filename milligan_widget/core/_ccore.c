@@ -43,8 +43,9 @@ static inline act_t mk(int kind, int a, int b, int k, int run, int drun, int msr
 
 /* Every object here starts so. The long steps (Search.endgame and .spread, Walk.step) let go
  * of the GIL while they search, so that other threads run meanwhile; `busy` is set on the
- * objects such a step works on (its search, core and lost keys) while it runs, and Python
- * may not touch them then (guarded_getattro). Set and cleared with the GIL held. */
+ * objects such a step works on (its search or walk, core, lost keys and noise) while it runs,
+ * and Python may not touch them then (guarded_getattro, and the few ways in that do not ask
+ * for an attribute). Set and cleared with the GIL held. */
 #define GUARDED_HEAD                                                                         \
     PyObject_HEAD                                                                            \
     int busy;
@@ -1338,6 +1339,7 @@ static PyObject *Core_expand(Core *s, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OO!OiOip", &node, &PyDict_Type, &parents, &lost, &deal_score,
                           &noise, &break_weight, &stop_at_win))
         return NULL;
+    if (Py_IS_TYPE(noise, &RandomNoiseType) && ((Guarded *)noise)->busy) return in_use();
     Scored moves[MAXMOVES];
     int n = ordered_moves(s, deal_score, noise, moves);
     if (n < 0 || !(children = PyList_New(0))) return NULL;
@@ -1425,7 +1427,6 @@ typedef struct {
     uint8_t incol[8][TMAX], copies[64][8];
     int nincol[8], ncopies[64];
 } Trap;
-
 
 static int may_chain(int lower, int upper) {
     int gap = (lower >> 2) - (upper >> 2);
@@ -2091,7 +2092,7 @@ static int tree_key(const Core *s, uint8_t *buf, uint64_t *h) {
 }
 
 /* is a key (of tree_key) new: not in the tree, not lost? -1 on an error. A Python set of
-   lost keys is read with the GIL held (the steps keep it then: see claim_step) */
+   lost keys is read with the GIL held (the steps keep it then: see claim_of) */
 static int key_is_new(Search *t, const uint8_t *buf, int n, uint64_t h) {
     if (find(t, buf, n, h) >= 0) return 0;
     const Table *lost = keys_of(t->lost);
