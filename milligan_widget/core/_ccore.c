@@ -2638,8 +2638,7 @@ static int push_frame(Walk *w) {
     size_t moves = w->top + (size_t)w->nplayed;
     if (grow((void **)&w->stack, &w->cap_stack, moves + MAXMOVES, sizeof(act_t)) < 0) return -1;
     Scored scored[MAXMOVES];
-    /* noise() as PyWalk */
-    int n = ordered_moves(w->core, w->deal_score, w->noise, scored);
+    int n = ordered_moves(w->core, w->deal_score, w->noise, scored); /* noise() as PyWalk */
     if (n < 0) return -1;
     for (int i = 0; i < n; i++) w->stack[moves + (size_t)i] = scored[i].h;
     Frame *f = &w->frames[w->nframes++];
