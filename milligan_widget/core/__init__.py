@@ -24,6 +24,8 @@ forces the fallback.
 from __future__ import annotations
 
 import os
+import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from milligan_widget.engine.game import Game
@@ -74,6 +76,21 @@ def key_set(backend: str | None = None) -> Lost:
     return CCore.key_set() if backend == "c" and CCore is not None else set()
 
 
+def random_noise(seed: int, backend: str | None = None) -> Callable[[], float]:
+    """``random.Random(seed).random`` (a seed from 0 to 2**64 - 1), in the form the backend's
+    searches draw from fastest: the extension's ``RandomNoise`` draws the very same numbers
+    in C, so a compiled search need not take the GIL back to draw them.
+
+    >>> draw, same = random_noise(1), random.Random(1)
+    >>> [draw() for _ in range(3)] == [same.random() for _ in range(3)]
+    True
+    """
+    backend = BACKEND if backend is None else backend
+    if backend == "c" and CCore is not None:
+        return CCore.random_noise(seed)
+    return random.Random(seed).random
+
+
 #: A core of the backend chosen at run time. Its handles and snapshots are opaque tokens the
 #: solver only passes back to the core that made them, so their types stay open here.
 AnyCore = SearchCore[Any, Any]
@@ -108,4 +125,5 @@ __all__ = [
     "SearchCore",
     "key_set",
     "make_core",
+    "random_noise",
 ]

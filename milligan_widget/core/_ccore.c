@@ -41,8 +41,39 @@ static inline act_t mk(int kind, int a, int b, int k, int run, int drun, int msr
            ((act_t)mdst << 45) | ((act_t)mcount << 50);
 }
 
+/* Every object here starts so. The long steps (Search.endgame and .spread, Walk.step) let go
+ * of the GIL while they search, so that other threads run meanwhile; `busy` is set on the
+ * objects such a step works on (its search or walk, core, lost keys and noise) while it runs,
+ * and Python may not touch them then (guarded_getattro, and the few ways in that do not ask
+ * for an attribute). Set and cleared with the GIL held. */
+#define GUARDED_HEAD                                                                         \
+    PyObject_HEAD                                                                            \
+    int busy;
+
 typedef struct {
-    PyObject_HEAD
+    GUARDED_HEAD
+} Guarded;
+
+static PyObject *in_use(void) {
+    PyErr_SetString(PyExc_RuntimeError,
+                    "this search object is in use by a search running in another thread");
+    return NULL;
+}
+
+/* every attribute, methods too, is refused while the object is busy */
+static PyObject *guarded_getattro(PyObject *o, PyObject *name) {
+    return ((Guarded *)o)->busy ? in_use() : PyObject_GenericGetAttr(o, name);
+}
+
+/* Functions that may run without the GIL report a failure as -1 without a Python exception
+ * when memory ran out (see grow()); this turns that into MemoryError once the GIL is back. */
+static PyObject *failed(void) {
+    if (!PyErr_Occurred()) PyErr_NoMemory();
+    return NULL;
+}
+
+typedef struct {
+    GUARDED_HEAD
     int ncols, nfound, ncells, decks, total;
     int king_only, reserve_mode, any_part, groups, flips, res_to_f, res_any_time, takeback;
     int fsuit[8];
@@ -769,56 +800,57 @@ static PyObject *make_snapshot(const Core *s) {
     return PyBytes_FromStringAndSize((const char *)buf, snap_bytes(s, buf));
 }
 
+/* is b (`size` bytes) a snapshot of this core's rules, that fits its arrays? */
+static int snap_fits(const Core *s, const uint8_t *b, Py_ssize_t size) {
+    int head = 2 + s->ncells + s->nfound, need = head + s->ncols;
+    if (size < need || size > 512 || b[0] > s->decklen || b[1] > MAXCOL - 16) return 0;
+    for (int j = 0; j < s->ncols; j++) {
+        if (b[head + j] > MAXCOL - 16) return 0;
+        need += b[head + j];
+    }
+    return size == need + b[1];
+}
+
 /* put a snapshot of `size` bytes at b on the board; b has 16 bytes of room past them (for
-   copy_padded); runs: the columns' runs, or NULL to count them */
+   copy_padded); runs: the columns' runs, or NULL to count them. -1 (no Python error set:
+   it may run without the GIL), the board unchanged, if it is not a snapshot of this core */
 static int load_snap_from(Core *s, const uint8_t *b, Py_ssize_t size, const uint8_t *runs) {
-    int n = 0, need = 2 + s->ncells + s->nfound + s->ncols;
-    if (size < need || size > 512) goto bad;
+    if (!snap_fits(s, b, size)) return -1;
+    int n = 0;
     s->pos = b[n++];
     s->rlen = b[n++];
     for (int c = 0; c < s->ncells; c++, n++) s->cells[c] = b[n] == 0xff ? -1 : b[n];
     for (int p = 0; p < s->nfound; p++) s->found[p] = b[n++];
+    for (int j = 0; j < s->ncols; j++) s->len[j] = b[n++];
     for (int j = 0; j < s->ncols; j++) {
-        s->len[j] = b[n++];
-        need += s->len[j];
-    }
-    if (size != need + s->rlen || s->pos > s->decklen) goto bad;
-    for (int j = 0; j < s->ncols; j++) {
-        if (s->len[j] > MAXCOL - 16) goto bad;
         copy_padded(s->cols[j], b + n, s->len[j]);
         n += s->len[j];
         s->runs[j] = runs ? runs[j] : run_length(s->cols[j], s->len[j]);
     }
-    if (s->rlen > MAXCOL - 16) goto bad;
     copy_padded(s->reserve, b + n, s->rlen);
     return 0;
-bad:
+}
+
+static int not_a_snapshot(void) {
     PyErr_SetString(PyExc_ValueError, "not a snapshot of this core");
     return -1;
 }
 
 static int load_snap(Core *s, const uint8_t *snap, Py_ssize_t size) {
     uint8_t b[512 + 16]; /* with room past the end for copy_padded */
-    if (size < 0 || size > 512) {
-        PyErr_SetString(PyExc_ValueError, "not a snapshot of this core");
-        return -1;
-    }
+    if (size < 0 || size > 512) return not_a_snapshot();
     memcpy(b, snap, (size_t)size);
-    return load_snap_from(s, b, size, NULL);
+    return load_snap_from(s, b, size, NULL) < 0 ? not_a_snapshot() : 0;
 }
 
-/* the runs of the columns of a snapshot (of this core's rules) into runs; 0, or -1 if it
-   is too short for its lengths (load_snap will refuse it) */
-static int snap_runs(const Core *s, const uint8_t *b, int size, uint8_t *runs) {
+/* the runs of the columns of a snapshot (one snap_fits passed) into runs */
+static void snap_runs(const Core *s, const uint8_t *b, uint8_t *runs) {
     int head = 2 + s->ncells + s->nfound, n = head + s->ncols;
-    if (size < n) return -1;
     for (int j = 0; j < s->ncols; j++) {
         int L = b[head + j];
-        if (n + L > size) return -1;
         runs[j] = (uint8_t)run_length(b + n, L);
         n += L;
     }
-    return 0;
 }
 
 static int load_snapshot(Core *s, PyObject *snap) {
@@ -1154,28 +1186,149 @@ typedef struct {
     act_t h;
 } Scored;
 
-/* the moves worth trying, best first (ties in generation order), each score plus noise() */
+/* ------------------------------------------------------------------ noise
+ * RandomNoise(seed)() draws what random.Random(seed).random() draws (CPython's Mersenne
+ * Twister, its seeding from an int and its 53-bit doubles, as in _randommodule.c), but the
+ * searches draw it in C, without the GIL. */
+
+#define MT_N 624
+#define MT_M 397
+
+typedef struct {
+    GUARDED_HEAD
+    int index;
+    uint32_t mt[MT_N];
+} RandomNoise;
+
+static PyTypeObject RandomNoiseType;
+
+static void mt_init(RandomNoise *r, uint32_t s) {
+    r->mt[0] = s;
+    for (int i = 1; i < MT_N; i++)
+        r->mt[i] = 1812433253U * (r->mt[i - 1] ^ (r->mt[i - 1] >> 30)) + (uint32_t)i;
+    r->index = MT_N;
+}
+
+static void mt_init_by_array(RandomNoise *r, const uint32_t *key, int n) {
+    uint32_t *mt = r->mt;
+    int i = 1, j = 0;
+    mt_init(r, 19650218U);
+    for (int k = MT_N > n ? MT_N : n; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
+        i++;
+        j++;
+        if (i >= MT_N) {
+            mt[0] = mt[MT_N - 1];
+            i = 1;
+        }
+        if (j >= n) j = 0;
+    }
+    for (int k = MT_N - 1; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        i++;
+        if (i >= MT_N) {
+            mt[0] = mt[MT_N - 1];
+            i = 1;
+        }
+    }
+    mt[0] = 0x80000000U;
+}
+
+static uint32_t mt_next(RandomNoise *r) {
+    uint32_t *mt = r->mt, y;
+    if (r->index >= MT_N) {
+        for (int k = 0; k < MT_N; k++) {
+            y = (mt[k] & 0x80000000U) | (mt[(k + 1) % MT_N] & 0x7fffffffU);
+            mt[k] = mt[(k + MT_M) % MT_N] ^ (y >> 1) ^ (y & 1U ? 0x9908b0dfU : 0U);
+        }
+        r->index = 0;
+    }
+    y = mt[r->index++];
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    return y ^ (y >> 18);
+}
+
+static double noise_draw(RandomNoise *r) {
+    uint32_t a = mt_next(r) >> 5, b = mt_next(r) >> 6;
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+}
+
+static int RandomNoise_init(RandomNoise *r, PyObject *args, PyObject *kw) {
+    PyObject *arg;
+    if (r->busy) {
+        in_use();
+        return -1;
+    }
+    if (!PyArg_ParseTuple(args, "O!", &PyLong_Type, &arg)) return -1;
+    unsigned long long seed = PyLong_AsUnsignedLongLong(arg);
+    if (seed == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyErr_SetString(PyExc_ValueError, "a RandomNoise's seed is an int from 0 to 2**64 - 1");
+        return -1;
+    }
+    uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
+    mt_init_by_array(r, key, key[1] ? 2 : 1);
+    return 0;
+}
+
+static PyObject *RandomNoise_call(RandomNoise *r, PyObject *args, PyObject *kw) {
+    if (r->busy) return in_use();
+    if (PyTuple_GET_SIZE(args) || (kw && PyDict_GET_SIZE(kw))) {
+        PyErr_SetString(PyExc_TypeError, "a RandomNoise is called without arguments");
+        return NULL;
+    }
+    return PyFloat_FromDouble(noise_draw(r));
+}
+
+static PyTypeObject RandomNoiseType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "milligan_widget.core._ccore.RandomNoise",
+    .tp_basicsize = sizeof(RandomNoise),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "RandomNoise(seed)() draws what random.Random(seed).random() draws, in C.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)RandomNoise_init,
+    .tp_call = (ternaryfunc)RandomNoise_call,
+    .tp_getattro = guarded_getattro,
+};
+
+/* noise() added to each of the n scores, in order: a RandomNoise's drawn here (no GIL
+   needed), another callable's called (the GIL held: see begin_step) */
+static int add_noise(PyObject *noise, Scored *out, int n) {
+    if (Py_IS_TYPE(noise, &RandomNoiseType)) {
+        for (int i = 0; i < n; i++) out[i].score += noise_draw((RandomNoise *)noise);
+        return 0;
+    }
+    for (int i = 0; i < n; i++) {
+        PyObject *r = PyObject_CallNoArgs(noise);
+        if (!r) return -1;
+        out[i].score += PyFloat_AsDouble(r);
+        Py_DECREF(r);
+        if (PyErr_Occurred()) return -1;
+    }
+    return 0;
+}
+
+/* the moves worth trying, best first (ties in generation order), each score plus noise()
+   (None: no noise) */
 static int ordered_moves(Core *s, int deal_score, PyObject *noise, Scored *out) {
     act_t gen[MAXMOVES];
     int n = generate(s, gen), endgame = s->pos >= s->decklen, kept = 0;
     for (int i = 0; i < n; i++) {
         int score = move_score(s, gen[i], endgame, deal_score);
         if (score == NONE_SCORE) continue;
-        double value = score;
-        if (noise != Py_None) {
-            PyObject *r = PyObject_CallNoArgs(noise);
-            if (!r) return -1;
-            value += PyFloat_AsDouble(r);
-            Py_DECREF(r);
-            if (PyErr_Occurred()) return -1;
-        }
-        int j = kept++ - 1;
-        while (j >= 0 && out[j].score < value) {
+        out[kept].score = score;
+        out[kept++].h = gen[i];
+    }
+    if (noise != Py_None && add_noise(noise, out, kept) < 0) return -1;
+    for (int i = 1; i < kept; i++) { /* insertion: stable, so ties keep generation order */
+        Scored x = out[i];
+        int j = i - 1;
+        while (j >= 0 && out[j].score < x.score) {
             out[j + 1] = out[j];
             j--;
         }
-        out[j + 1].score = value;
-        out[j + 1].h = gen[i];
+        out[j + 1] = x;
     }
     return kept;
 }
@@ -1186,6 +1339,7 @@ static PyObject *Core_expand(Core *s, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OO!OiOip", &node, &PyDict_Type, &parents, &lost, &deal_score,
                           &noise, &break_weight, &stop_at_win))
         return NULL;
+    if (Py_IS_TYPE(noise, &RandomNoiseType) && ((Guarded *)noise)->busy) return in_use();
     Scored moves[MAXMOVES];
     int n = ordered_moves(s, deal_score, noise, moves);
     if (n < 0 || !(children = PyList_New(0))) return NULL;
@@ -1273,8 +1427,6 @@ typedef struct {
     uint8_t incol[8][TMAX], copies[64][8];
     int nincol[8], ncopies[64];
 } Trap;
-
-static Trap trap; /* the GIL is held throughout: one at a time */
 
 static int may_chain(int lower, int upper) {
     int gap = (lower >> 2) - (upper >> 2);
@@ -1436,9 +1588,9 @@ static int way_out(const Trap *T, int t, int e) {
     return T->card[t] >> 2 == KING && trap_king_space(T, t, e);
 }
 
-/* the trapped cards' numbers into T->first (NEVER); returns how many */
-static int trapped_count(const Core *s) {
-    Trap *T = &trap;
+/* the trapped cards' numbers into T->first (NEVER); returns how many. T is the caller's
+   (about 35 kB): two threads may test at once */
+static int trapped_count(Trap *T, const Core *s) {
     if (!trap_applies(s) || s->total + 8 > TMAX) return 0;
     trap_columns(T, s);
     trap_relations(T);
@@ -1460,21 +1612,19 @@ static int trapped_count(const Core *s) {
 }
 
 static PyObject *Core_trapped(Core *s, PyObject *unused) {
-    return PyBool_FromLong(trapped_count(s) > 0);
+    Trap *T = PyMem_RawMalloc(sizeof(Trap));
+    if (!T) return PyErr_NoMemory();
+    int count = trapped_count(T, s);
+    PyMem_RawFree(T);
+    return PyBool_FromLong(count > 0);
 }
 
-static PyObject *Core_trapped_cards(Core *s, PyObject *unused) {
-    int count = trapped_count(s), found[TMAX][3], n = 0;
-    for (int t = 0; t < trap.n && n < count; t++) /* copied first: trap is shared */
-        if (trap.first[t] == NEVER) {
-            found[n][0] = trap.card[t];
-            found[n][1] = trap.column[t];
-            found[n++][2] = trap.epoch[t];
-        }
+static PyObject *trapped_list(const Trap *T, int count) {
     PyObject *list = PyList_New(0);
     if (!list || !count) return list;
-    for (int t = 0; t < n; t++) {
-        PyObject *item = Py_BuildValue("(iii)", found[t][0], found[t][1], found[t][2]);
+    for (int t = 0; t < T->n; t++) {
+        if (T->first[t] != NEVER) continue;
+        PyObject *item = Py_BuildValue("(iii)", T->card[t], T->column[t], T->epoch[t]);
         if (!item || PyList_Append(list, item) < 0) {
             Py_XDECREF(item);
             Py_DECREF(list);
@@ -1485,15 +1635,23 @@ static PyObject *Core_trapped_cards(Core *s, PyObject *unused) {
     return list;
 }
 
+static PyObject *Core_trapped_cards(Core *s, PyObject *unused) {
+    Trap *T = PyMem_RawMalloc(sizeof(Trap));
+    if (!T) return PyErr_NoMemory();
+    PyObject *list = trapped_list(T, trapped_count(T, s));
+    PyMem_RawFree(T);
+    return list;
+}
+
+/* room for `need` items of `item` bytes in *buf (of *cap); -1 if memory ran out. It runs
+   without the GIL too: the raw allocator (buffers grown here are freed with
+   PyMem_RawFree), and no Python error set (failed() sets it once the GIL is back) */
 static int grow(void **buf, size_t *cap, size_t need, size_t item) {
     if (need <= *cap) return 0;
     size_t cap2 = *cap ? *cap : 1024;
     while (cap2 < need) cap2 *= 2;
-    void *p = PyMem_Realloc(*buf, cap2 * item);
-    if (!p) {
-        PyErr_NoMemory();
-        return -1;
-    }
+    void *p = PyMem_RawRealloc(*buf, cap2 * item);
+    if (!p) return -1;
     *buf = p;
     *cap = cap2;
     return 0;
@@ -1554,8 +1712,8 @@ typedef struct {
 } Table;
 
 static void table_release(Table *t) {
-    PyMem_Free(t->slots);
-    PyMem_Free(t->recs);
+    PyMem_RawFree(t->slots);
+    PyMem_RawFree(t->recs);
     memset(t, 0, sizeof *t);
 }
 
@@ -1603,27 +1761,22 @@ static inline void table_place(uint64_t *slots, size_t nslots, uint64_t h, size_
 
 static int table_rehash(Table *t) {
     size_t n = t->nslots ? t->nslots * 2 : 256; /* small: most searches are short */
-    uint64_t *slots = PyMem_Calloc(n, sizeof(uint64_t));
-    if (!slots) {
-        PyErr_NoMemory();
-        return -1;
-    }
+    uint64_t *slots = PyMem_RawCalloc(n, sizeof(uint64_t));
+    if (!slots) return -1; /* as grow() */
     for (size_t r = 0; r < t->rlen; r += rec_size(rec_len(t, r)))
         table_place(slots, n, rec_hash(t, r), r);
-    PyMem_Free(t->slots);
+    PyMem_RawFree(t->slots);
     t->slots = slots;
     t->nslots = n;
     return 0;
 }
 
-/* add a key known not to be in the table; its record, or NO_RECORD on an error */
+/* add a key known not to be in the table; its record, or NO_RECORD when memory ran out
+   (as grow()) */
 static size_t table_add(Table *t, const uint8_t *key, int n, uint64_t h, int value) {
     if ((t->count + 1) * 2 > t->nslots && table_rehash(t) < 0) return NO_RECORD;
     size_t r = t->rlen, size = rec_size((uint32_t)n);
-    if ((r + size) / 8 >= 0xffffffffu) {
-        PyErr_NoMemory();
-        return NO_RECORD;
-    }
+    if ((r + size) / 8 >= 0xffffffffu) return NO_RECORD;
     if (grow((void **)&t->recs, &t->rcap, r + size, 1) < 0) return NO_RECORD;
     uint8_t *p = t->recs + r;
     uint32_t len = (uint32_t)n;
@@ -1662,8 +1815,15 @@ typedef struct {
     int klen, nh;
 } Child;
 
+/* a position a spread's deal reached, kept without the GIL till the step ends (flush_dealt):
+   its rank, its entry and its snapshot (in dealt_snaps) */
 typedef struct {
-    PyObject_HEAD
+    int rank, entry, snap_len;
+    size_t snap_off;
+} Dealt;
+
+typedef struct {
+    GUARDED_HEAD
     Core *core;
     PyObject *lost, *noise, *reached;
     int deal_score;
@@ -1687,6 +1847,10 @@ typedef struct {
     size_t kid_hs_cap;
     int dealt_rank, dealt_snap_len; /* the position a deal reaches from the node (a spread's) */
     uint8_t dealt_snap[512];
+    Dealt *dealt; /* the positions reached this step, for `reached` */
+    size_t ndealt, dealt_cap;
+    uint8_t *dealt_snaps;
+    size_t ds_len, ds_cap;
 } Search;
 
 static PyTypeObject SearchType;
@@ -1719,9 +1883,9 @@ static int add_entry(Search *t, const uint8_t *key, int n, uint64_t h, int paren
     return e;
 }
 
-/* keep entry e's snapshot (b, n bytes), then its columns' runs (the board's with `board`,
-   else counted), with 16 bytes of room past the end of what is kept: load_entry reads it
-   in place */
+/* keep entry e's snapshot (b, n bytes: the board's, or one snap_fits passed), then its
+   columns' runs (the board's with `board`, else counted), with 16 bytes of room past the
+   end of what is kept: load_entry reads it in place */
 static int store_snap(Search *t, int e, const uint8_t *b, int n, int board) {
     const Core *s = t->core;
     size_t at = t->s_len, size = (size_t)n + (size_t)s->ncols;
@@ -1730,9 +1894,8 @@ static int store_snap(Search *t, int e, const uint8_t *b, int n, int board) {
     uint8_t *runs = t->snaps + at + n;
     if (board) {
         for (int j = 0; j < s->ncols; j++) runs[j] = (uint8_t)s->runs[j];
-    } else if (snap_runs(s, b, n, runs) < 0) {
-        PyErr_SetString(PyExc_ValueError, "not a snapshot of this core");
-        return -1;
+    } else {
+        snap_runs(s, b, runs);
     }
     t->entries[e].snap_off = at;
     t->entries[e].snap_len = n;
@@ -1772,11 +1935,17 @@ static int key_from_object(PyObject *key, uint8_t *buf) {
  * (bytes, cards dealt), but the compiled searches look keys up without making them. */
 
 typedef struct {
-    PyObject_HEAD
+    GUARDED_HEAD
     Table t;
 } KeySet;
 
 static PyTypeObject KeySetType;
+
+/* the table of a KeySet of lost keys, NULL for a Python set (a pointer compare: no call
+   that needs the GIL) */
+static inline Table *keys_of(PyObject *lost) {
+    return Py_IS_TYPE(lost, &KeySetType) ? &((KeySet *)lost)->t : NULL;
+}
 
 static inline int keyset_find(const Table *k, const uint8_t *key, int n, uint64_t h) {
     return table_find(k, key, n, h) != NO_RECORD;
@@ -1788,6 +1957,10 @@ static int keyset_add(Table *k, const uint8_t *key, int n, uint64_t h) {
 }
 
 static int KeySet_contains(KeySet *k, PyObject *key) {
+    if (k->busy) {
+        in_use();
+        return -1;
+    }
     uint8_t buf[512];
     int n = key_from_object(key, buf);
     if (n < 0) {
@@ -1799,8 +1972,10 @@ static int KeySet_contains(KeySet *k, PyObject *key) {
 
 static PyObject *KeySet_add(KeySet *k, PyObject *key) {
     uint8_t buf[512];
+    if (k->busy) return in_use(); /* also for update, in a loop of adds */
     int n = key_from_object(key, buf);
-    if (n < 0 || keyset_add(&k->t, buf, n, hash_bytes(buf, n)) < 0) return NULL;
+    if (n < 0) return NULL;
+    if (keyset_add(&k->t, buf, n, hash_bytes(buf, n)) < 0) return failed();
     Py_RETURN_NONE;
 }
 
@@ -1821,7 +1996,13 @@ static PyObject *KeySet_update(KeySet *k, PyObject *keys) {
     Py_RETURN_NONE;
 }
 
-static Py_ssize_t KeySet_len(KeySet *k) { return (Py_ssize_t)k->t.count; }
+static Py_ssize_t KeySet_len(KeySet *k) {
+    if (k->busy) {
+        in_use();
+        return -1;
+    }
+    return (Py_ssize_t)k->t.count;
+}
 
 static void KeySet_dealloc(KeySet *k) {
     table_release(&k->t);
@@ -1846,6 +2027,7 @@ static PyTypeObject KeySetType = {
     .tp_doc = "A set of search keys (bytes, cards dealt): add, update, in, len.",
     .tp_new = PyType_GenericNew,
     .tp_dealloc = (destructor)KeySet_dealloc,
+    .tp_getattro = guarded_getattro,
     .tp_as_sequence = &KeySet_as_sequence,
     .tp_methods = KeySet_methods,
 };
@@ -1909,10 +2091,12 @@ static int tree_key(const Core *s, uint8_t *buf, uint64_t *h) {
     return n;
 }
 
-/* is a key (of tree_key) new: not in the tree, not lost? -1 on an error */
+/* is a key (of tree_key) new: not in the tree, not lost? -1 on an error. A Python set of
+   lost keys is read with the GIL held (the steps keep it then: see claim_of) */
 static int key_is_new(Search *t, const uint8_t *buf, int n, uint64_t h) {
     if (find(t, buf, n, h) >= 0) return 0;
-    if (Py_IS_TYPE(t->lost, &KeySetType)) return !keyset_find(&((KeySet *)t->lost)->t, buf, n, h);
+    const Table *lost = keys_of(t->lost);
+    if (lost) return !keyset_find(lost, buf, n, h);
     if (!PySet_GET_SIZE(t->lost)) return 1;
     PyObject *key = key_object(buf, n - 1, buf[n - 1]);
     if (!key) return -1;
@@ -1947,7 +2131,7 @@ static int rank_of(const Core *s, int break_weight) {
    from it reaches comes first (a beam's spread). */
 static int children(Search *t, int node, const Scored *moves, int n, int deal, int break_weight) {
     Core *s = t->core;
-    const Table *lost = Py_IS_TYPE(t->lost, &KeySetType) ? &((KeySet *)t->lost)->t : NULL;
+    const Table *lost = keys_of(t->lost);
     size_t koff = 0, hoff = 0;
     int nk = 0;
     act_t due, back = 0;
@@ -1994,19 +2178,40 @@ static int children(Search *t, int node, const Scored *moves, int n, int deal, i
 }
 
 /* the position dealt from a node of a spread joins the tree and the positions reached
-   (rank, key, snapshot, as children() measured them) if it is new; -1 on an error */
+   (rank, key, snapshot, as children() measured them: see flush_dealt) if it is new; -1 on
+   an error */
 static int add_dealt(Search *t, int node, const Child *c) {
     const uint8_t *key = t->kid_keys + c->key;
     int fresh = key_is_new(t, key, c->klen, c->hash);
     if (fresh <= 0) return fresh;
     int e = add_entry(t, key, c->klen, c->hash, node, t->kid_hs + c->hs, c->nh);
-    if (e < 0) return -1;
-    PyObject *items[3] = {PyLong_FromLong(t->dealt_rank), entry_key(t, e),
-                          PyBytes_FromStringAndSize((const char *)t->dealt_snap, t->dealt_snap_len)};
-    PyObject *item = atomic_tuple(3, items);
-    int done = item ? PyList_Append(t->reached, item) : -1;
-    Py_XDECREF(item);
-    return done;
+    size_t len = (size_t)t->dealt_snap_len;
+    if (e < 0 || grow((void **)&t->dealt, &t->dealt_cap, t->ndealt + 1, sizeof(Dealt)) < 0 ||
+        grow((void **)&t->dealt_snaps, &t->ds_cap, t->ds_len + len, 1) < 0)
+        return -1;
+    memcpy(t->dealt_snaps + t->ds_len, t->dealt_snap, len);
+    t->dealt[t->ndealt++] = (Dealt){t->dealt_rank, e, (int)len, t->ds_len};
+    t->ds_len += len;
+    return 0;
+}
+
+/* the positions dealt this step join `reached` as (rank, key, snapshot), in order (the GIL
+   held); -1 on an error */
+static int flush_dealt(Search *t) {
+    size_t n = t->ndealt;
+    t->ndealt = t->ds_len = 0;
+    if (n && !t->reached && !(t->reached = PyList_New(0))) return -1;
+    for (size_t i = 0; i < n; i++) {
+        const Dealt *d = &t->dealt[i];
+        PyObject *items[3] = {
+            PyLong_FromLong(d->rank), entry_key(t, d->entry),
+            PyBytes_FromStringAndSize((const char *)t->dealt_snaps + d->snap_off, d->snap_len)};
+        PyObject *item = atomic_tuple(3, items);
+        int done = item ? PyList_Append(t->reached, item) : -1;
+        Py_XDECREF(item);
+        if (done < 0) return -1;
+    }
+    return 0;
 }
 
 /* expand entry `node` (on the board): its new children join the tree and the heap, in the
@@ -2060,24 +2265,78 @@ static int next_node(Search *t, int *node, int ticks, int max_ticks) {
     return 0;
 }
 
-static PyObject *run(Search *t, int max_ticks, int spread, int break_weight) {
-    int ticks = 0;
+/* A step's objects (its search or walk, its core, its lost keys, its noise) are claimed
+   (busy) while it runs, and it lets go of the GIL, unless it must call Python: lost keys in a
+   Python set, a noise() not a RandomNoise. Up to 4 objects, the step's first. */
+typedef struct {
+    Guarded *held[4];
+    int n, free_gil;
+} Claim;
+
+static Claim claim_of(PyObject *self, Core *core, PyObject *lost, PyObject *noise) {
+    Claim c = {{(Guarded *)self, (Guarded *)core}, 2, 1};
+    if (keys_of(lost)) c.held[c.n++] = (Guarded *)lost;
+    else c.free_gil = 0;
+    if (Py_IS_TYPE(noise, &RandomNoiseType)) c.held[c.n++] = (Guarded *)noise;
+    else if (noise != Py_None) c.free_gil = 0;
+    return c;
+}
+
+/* claim the objects and let go of the GIL where it can (the GIL held; *released: the
+   thread's state, for end_step, or NULL); -1 (RuntimeError) if a step in another thread has
+   one of them */
+static int begin_step(const Claim *c, PyThreadState **released) {
+    for (int i = 0; i < c->n; i++)
+        if (c->held[i]->busy) {
+            in_use();
+            return -1;
+        }
+    for (int i = 0; i < c->n; i++) c->held[i]->busy = 1;
+    *released = c->free_gil ? PyEval_SaveThread() : NULL;
+    return 0;
+}
+
+/* the GIL back, the objects free */
+static void end_step(const Claim *c, PyThreadState *released) {
+    if (released) PyEval_RestoreThread(released);
+    for (int i = 0; i < c->n; i++) c->held[i]->busy = 0;
+}
+
+#define E_SNAPSHOT (-2) /* a step's failure: a position of the tree would not load */
+
+/* the search's loop (without the GIL, see begin_step): the status, the positions expanded in
+   *ticks; -1 on an error (see failed()), E_SNAPSHOT */
+static int run_steps(Search *t, int max_ticks, int spread, int break_weight, int *ticks) {
     for (;;) {
         int node = t->pending;
         t->pending = -1;
         if (node < 0) {
-            if (!t->heap_n || (spread && t->left <= 0))
-                return int_pair(spread ? S_DONE : S_LOST, ticks);
-            if (--t->left < 0 && !spread) return int_pair(S_OPEN, ticks);
-            int due = next_node(t, &node, ticks, max_ticks);
-            if (due < 0) return NULL;
-            ticks++;
-            if (due) return int_pair(S_TICK, ticks);
+            if (!t->heap_n || (spread && t->left <= 0)) return spread ? S_DONE : S_LOST;
+            if (--t->left < 0 && !spread) return S_OPEN;
+            int due = next_node(t, &node, *ticks, max_ticks);
+            if (due < 0) return E_SNAPSHOT;
+            ++*ticks;
+            if (due) return S_TICK;
         }
         int won = expand_node(t, node, break_weight, !spread, spread);
-        if (won < 0) return NULL;
-        if (won) return int_pair(S_WIN, ticks);
+        if (won < 0) return -1;
+        if (won) return S_WIN;
     }
+}
+
+static PyObject *run(Search *t, int max_ticks, int spread, int break_weight) {
+    int ticks = 0;
+    PyThreadState *released;
+    Claim claim = claim_of((PyObject *)t, t->core, t->lost, t->noise);
+    if (begin_step(&claim, &released) < 0) return NULL;
+    int status = run_steps(t, max_ticks, spread, break_weight, &ticks);
+    end_step(&claim, released);
+    if (status < 0) {
+        t->ndealt = t->ds_len = 0;
+        if (status == E_SNAPSHOT) not_a_snapshot();
+        return failed();
+    }
+    return flush_dealt(t) < 0 ? NULL : int_pair(status, ticks);
 }
 
 static PyObject *Search_endgame(Search *t, PyObject *arg) {
@@ -2097,7 +2356,7 @@ static PyObject *Search_root(Search *t, PyObject *key) {
     int n = key_from_object(key, buf);
     if (n < 0) return NULL;
     uint64_t h = hash_bytes(buf, n);
-    if (find(t, buf, n, h) < 0 && add_entry(t, buf, n, h, -1, NULL, 0) < 0) return NULL;
+    if (find(t, buf, n, h) < 0 && add_entry(t, buf, n, h, -1, NULL, 0) < 0) return failed();
     Py_RETURN_NONE;
 }
 
@@ -2115,12 +2374,16 @@ static PyObject *Search_seed(Search *t, PyObject *args) {
         PyErr_SetString(PyExc_KeyError, "the seed is not in the tree");
         return NULL;
     }
+    if (!snap_fits(t->core, (const uint8_t *)snap, snap_len)) {
+        not_a_snapshot();
+        return NULL;
+    }
     if (t->entries[e].snap_off == (size_t)-1 &&
         store_snap(t, e, (const uint8_t *)snap, (int)snap_len, 0) < 0)
-        return NULL;
+        return failed();
     t->heap_n = 0;
     t->pushed = -1; /* the seed is pushed 0th */
-    if (heap_push(t, 0, e) < 0) return NULL;
+    if (heap_push(t, 0, e) < 0) return failed();
     t->left = left;
     t->pending = -1;
     PyObject *reached = PyList_New(0);
@@ -2168,13 +2431,14 @@ static PyObject *Search_heap_size(Search *t, PyObject *unused) {
 }
 
 static PyObject *Search_mark_lost(Search *t, PyObject *unused) {
-    if (Py_IS_TYPE(t->lost, &KeySetType)) {
-        Table *lost = &((KeySet *)t->lost)->t;
+    Table *lost = keys_of(t->lost);
+    if (lost) {
+        if (((Guarded *)t->lost)->busy) return in_use();
         for (int e = 0; e < t->nentries; e++) {
             size_t r = t->entries[e].key;
             if (keyset_add(lost, rec_key(&t->tree, r), (int)rec_len(&t->tree, r),
                            rec_hash(&t->tree, r)) < 0)
-                return NULL;
+                return failed();
         }
         Py_RETURN_NONE;
     }
@@ -2216,14 +2480,16 @@ static void Search_dealloc(Search *t) {
     Py_CLEAR(t->lost);
     Py_CLEAR(t->noise);
     Py_CLEAR(t->reached);
-    PyMem_Free(t->entries);
+    PyMem_RawFree(t->entries);
     table_release(&t->tree);
-    PyMem_Free(t->handles);
-    PyMem_Free(t->snaps);
-    PyMem_Free(t->heap);
-    PyMem_Free(t->kids);
-    PyMem_Free(t->kid_keys);
-    PyMem_Free(t->kid_hs);
+    PyMem_RawFree(t->handles);
+    PyMem_RawFree(t->snaps);
+    PyMem_RawFree(t->heap);
+    PyMem_RawFree(t->kids);
+    PyMem_RawFree(t->kid_keys);
+    PyMem_RawFree(t->kid_hs);
+    PyMem_RawFree(t->dealt);
+    PyMem_RawFree(t->dealt_snaps);
     Py_TYPE(t)->tp_free((PyObject *)t);
 }
 
@@ -2249,6 +2515,7 @@ static PyTypeObject SearchType = {
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Search_init,
     .tp_dealloc = (destructor)Search_dealloc,
+    .tp_getattro = guarded_getattro,
     .tp_methods = Search_methods,
 };
 
@@ -2270,9 +2537,10 @@ typedef struct {
 } Frame;
 
 typedef struct {
-    PyObject_HEAD
+    GUARDED_HEAD
     Core *core;
     PyObject *lost, *noise;
+    Trap *trap;              /* the trapped-card test's work space, made on first use */
     int deal_score, trap_rows, trap_pays, max_depth;
     int trap_tries[TRAP_ROWS_MAX + 1][2]; /* [tried, trapped] by rows left to deal */
     int trapped_positions, too_deep;
@@ -2293,7 +2561,8 @@ static PyTypeObject WalkType;
 
 /* is the key (bytes, the cards dealt last) among the lost, a KeySet or a Python set? */
 static int in_lost(PyObject *lost, const uint8_t *key, int n, uint64_t h) {
-    if (Py_IS_TYPE(lost, &KeySetType)) return keyset_find(&((KeySet *)lost)->t, key, n, h);
+    const Table *keys = keys_of(lost);
+    if (keys) return keyset_find(keys, key, n, h);
     if (!PySet_GET_SIZE(lost)) return 0;
     PyObject *obj = key_object(key, n - 1, key[n - 1]);
     if (!obj) return -1;
@@ -2303,7 +2572,8 @@ static int in_lost(PyObject *lost, const uint8_t *key, int n, uint64_t h) {
 }
 
 static int add_lost(PyObject *lost, const uint8_t *key, int n, uint64_t h) {
-    if (Py_IS_TYPE(lost, &KeySetType)) return keyset_add(&((KeySet *)lost)->t, key, n, h);
+    Table *keys = keys_of(lost);
+    if (keys) return keyset_add(keys, key, n, h);
     PyObject *obj = key_object(key, n - 1, key[n - 1]);
     if (!obj) return -1;
     int done = PySet_Add(lost, obj);
@@ -2318,8 +2588,9 @@ static int walk_trapped(Walk *w, const uint8_t *key, int n, uint64_t h) {
     if (rows > w->trap_rows || keyset_find(&w->free, key, n, h)) return 0;
     int *tries = w->trap_tries[rows];
     if (tries[0] >= w->trap_pays && tries[1] * w->trap_pays < tries[0]) return 0;
+    if (!w->trap && !(w->trap = PyMem_RawMalloc(sizeof(Trap)))) return -1;
     tries[0]++;
-    if (trapped_count(s) > 0) {
+    if (trapped_count(w->trap, s) > 0) {
         tries[1]++;
         w->trapped_positions++;
         return add_lost(w->lost, key, n, h) < 0 ? -1 : 1;
@@ -2432,9 +2703,12 @@ static int walk_on(Walk *w, long max_ticks, int *ticks) {
 static PyObject *Walk_step(Walk *w, PyObject *arg) {
     long max_ticks = PyLong_AsLong(arg);
     if (max_ticks == -1 && PyErr_Occurred()) return NULL;
+    PyThreadState *released;
+    Claim claim = claim_of((PyObject *)w, w->core, w->lost, w->noise);
+    if (begin_step(&claim, &released) < 0) return NULL;
     int ticks = 0, status = walk_on(w, max_ticks, &ticks);
-    if (status < 0) return NULL;
-    return int_pair(status, ticks);
+    end_step(&claim, released);
+    return status < 0 ? failed() : int_pair(status, ticks);
 }
 
 static void walk_reset(Walk *w) {
@@ -2451,6 +2725,7 @@ static PyObject *Walk_start(Walk *w, PyObject *unused) {
 }
 
 static PyObject *Walk_judge(Walk *w, PyObject *unused) {
+    if (w->core->busy) return in_use();
     undo_played(w);
     w->resume = W_ADVANCE;
     Py_RETURN_NONE;
@@ -2490,8 +2765,9 @@ static PyObject *Walk_trapped(Walk *w, PyObject *key) {
     uint8_t buf[512];
     int n = key_from_object(key, buf);
     if (n < 0) return NULL;
+    if (w->core->busy || (keys_of(w->lost) && ((Guarded *)w->lost)->busy)) return in_use();
     int trapped = walk_trapped(w, buf, n, hash_bytes(buf, n));
-    return trapped < 0 ? NULL : PyBool_FromLong(trapped);
+    return trapped < 0 ? failed() : PyBool_FromLong(trapped);
 }
 
 static PyObject *Walk_too_deep(Walk *w, void *unused) { return PyLong_FromLong(w->too_deep); }
@@ -2536,8 +2812,9 @@ static void Walk_dealloc(Walk *w) {
     Py_CLEAR(w->noise);
     table_release(&w->seen);
     table_release(&w->free);
-    PyMem_Free(w->frames);
-    PyMem_Free(w->stack);
+    PyMem_RawFree(w->frames);
+    PyMem_RawFree(w->stack);
+    PyMem_RawFree(w->trap);
     Py_TYPE(w)->tp_free((PyObject *)w);
 }
 
@@ -2566,6 +2843,7 @@ static PyTypeObject WalkType = {
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Walk_init,
     .tp_dealloc = (destructor)Walk_dealloc,
+    .tp_getattro = guarded_getattro,
     .tp_methods = Walk_methods,
     .tp_getset = Walk_getset,
 };
@@ -2602,6 +2880,7 @@ static PyTypeObject CoreType = {
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Core_init,
     .tp_dealloc = (destructor)Core_dealloc,
+    .tp_getattro = guarded_getattro,
     .tp_methods = Core_methods,
 };
 
@@ -2611,7 +2890,8 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__ccore(void) {
     if (PyType_Ready(&CoreType) < 0 || PyType_Ready(&SearchType) < 0 ||
-        PyType_Ready(&KeySetType) < 0 || PyType_Ready(&WalkType) < 0)
+        PyType_Ready(&KeySetType) < 0 || PyType_Ready(&WalkType) < 0 ||
+        PyType_Ready(&RandomNoiseType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
@@ -2636,6 +2916,12 @@ PyMODINIT_FUNC PyInit__ccore(void) {
     Py_INCREF(&WalkType);
     if (PyModule_AddObject(m, "Walk", (PyObject *)&WalkType) < 0) {
         Py_DECREF(&WalkType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&RandomNoiseType);
+    if (PyModule_AddObject(m, "RandomNoise", (PyObject *)&RandomNoiseType) < 0) {
+        Py_DECREF(&RandomNoiseType);
         Py_DECREF(m);
         return NULL;
     }

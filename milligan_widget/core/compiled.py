@@ -19,7 +19,7 @@ from collections.abc import Callable
 from milligan_widget.engine.moves import Move, make_move
 from milligan_widget.engine.position import DEAL_ROW, HIDDEN, TURN_UP, Action, Position, SearchKey
 
-from ._ccore import CoreBase, KeySet, Search, Walk
+from ._ccore import CoreBase, KeySet, RandomNoise, Search, Walk
 
 _TAKEBACK = ("never", "always", "stock-empty")
 # The fields of each kind of action record, in the order Position.action gives them.
@@ -116,6 +116,12 @@ class CCore(CoreBase):
     def key_set() -> KeySet:
         """An empty set of keys the compiled searches read without making Python keys."""
         return KeySet()
+
+    @staticmethod
+    def random_noise(seed: int) -> RandomNoise:
+        """``random.Random(seed).random``'s numbers, drawn in C by the compiled searches
+        (without the GIL, as they search)."""
+        return RandomNoise(seed)
 
     def move_of(self, handle: int) -> Move:
         count = (handle >> 50) & 127

@@ -48,7 +48,6 @@ from __future__ import annotations
 
 import heapq
 import math
-import random
 import sys
 import time
 from collections.abc import Callable, Generator, Iterable, Sequence
@@ -66,6 +65,7 @@ from milligan_widget.core import (
     CoreSearch,
     key_set,
     make_core,
+    random_noise,
 )
 from milligan_widget.engine.deadlock import applies as trap_test_applies
 from milligan_widget.engine.deadlock import explain
@@ -189,7 +189,7 @@ class _Search:
         self.clock = _Clock() if clock is None else clock
         self.turn_end = math.inf
         self.style = style
-        self.noise = random.Random(style.shuffle).random if style.shuffle is not None else None
+        self.noise = None if style.shuffle is None else random_noise(style.shuffle, backend)
         self.nodes = 0
         self.lost = lost
         self.path: list[Move] = []
