@@ -169,3 +169,18 @@ def test_a_review_of_a_coached_game_takes_the_coach_s_judgements(monkeypatch) ->
         judged.better,
         "blunder",
     )
+
+
+def test_one_thread_judges_move_after_move_and_ends_at_close() -> None:
+    """No thread is started for each move (its start would hold up the move's request)."""
+    widget = coached()
+    coach = widget._table.assistant.coach
+    widget.play("1>f")
+    assert widget.wait(30)
+    first = coach._thread
+    widget.play("2>f")
+    assert widget.wait(30) and len(widget.coach_log) == 2
+    assert first is not None and coach._thread is first and first.is_alive()
+    widget.close()
+    first.join(5)
+    assert not first.is_alive()

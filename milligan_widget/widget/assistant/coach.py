@@ -35,6 +35,9 @@ from milligan_widget.widget.lock import WidgetLock
 COACH_TIME = 2.5
 #: Seconds the coach waits before it judges: the move's frame goes out first.
 GRACE = 0.05
+#: Seconds the coach's thread waits for the next move before it ends: a thread started for
+#: each move would hold up the move's request while it starts (a few ms on a busy machine).
+IDLE = 30.0
 JUDGING = "judging"  #: the coach's state while the last move is judged
 
 #: (the game's generation, the ply, the position before the move, the move)
@@ -57,6 +60,7 @@ class Coach:
         self._generation = 0  # moves on with each game followed: older tasks are dropped
         self._judging: Task | None = None
         self._thread: threading.Thread | None = None
+        self._wake = threading.Event()  # set when a move is queued (or the coach closed)
         self._closed = False
 
     # ------------------------------------------------------------ what the table says
@@ -85,6 +89,7 @@ class Coach:
             return
         self.follow(game)
         self._tasks.append((self._generation, len(before.history), before, move))
+        self._wake.set()
         if self._thread is None or not self._thread.is_alive():
             self._thread = self._workers.start(self._work, fallback=self._judge_next)
 
@@ -117,6 +122,7 @@ class Coach:
         self._closed, self.on = True, False
         self._tasks.clear()
         self._generation += 1
+        self._wake.set()  # the waiting thread ends
 
     def join(self, deadline: float) -> None:
         self._workers.join(deadline)
@@ -129,14 +135,24 @@ class Coach:
 
     # ------------------------------------------------------------------ the judging
     def _work(self) -> None:
-        while self._judge_next():
-            pass
+        """The coach's thread: judge the moves as they come, and end once none came for
+        :data:`IDLE` seconds (or the coach closed)."""
+        while True:
+            while self._judge_next() or self._wake.wait(IDLE):
+                if self._closed:
+                    return
+            with self._lock:  # a move queued meanwhile found this thread alive: judge it
+                if self._tasks and not self._closed:
+                    continue
+                if self._thread is threading.current_thread():
+                    self._thread = None
+                return
 
     def _judge_next(self) -> bool:
         """Judge the oldest move queued; False when none is left."""
         with self._lock:
             if not self._tasks or self._closed:
-                self._thread = None
+                self._wake.clear()  # under the lock: a move queued after this sets it again
                 return False
             task = self._judging = self._tasks.popleft()
             limit = self.limit
