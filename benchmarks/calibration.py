@@ -228,8 +228,9 @@ def main() -> None:
         print(f"  {name:14s} {weight:+.3f}")
     if args.write_model:
         span = f"deals {data.deal.min()}..{data.deal.max()}"
-        basis = (f"{len(data.won)} positions of {deals} games of the honest player "
-                 f"({args.rules}, {span}; benchmarks/calibration.py)")  # fmt: skip
+        basis = (f"{len(data.won)} positions with cards hidden, of {deals} games of the "
+                 f"honest player at its defaults, counting positions ({args.rules}, {span}; "
+                 "benchmarks/calibration.py)")  # fmt: skip
         write_model(data, args.rules, basis)
         print(f"\nthe model for {args.rules} is in {MODELS.relative_to(REPO)}")
     if args.picture:
