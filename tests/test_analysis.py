@@ -6,6 +6,7 @@ import json
 import math
 import os
 import random
+import re
 import subprocess
 import sys
 
@@ -352,3 +353,10 @@ def test_stop_cancels_a_chance_and_a_plan_at_once():
     assert chance.stopped and (chance.wins, chance.undecided) == (0, 8)
     plan = honest_plan(game, samples=4, seed=1, stop=lambda: True)
     assert all(j.chance.stopped and j.chance.undecided == 4 for j in plan.judged)
+
+
+def test_the_hint_says_what_careful_play_keeps_where_the_rules_have_a_calibrated_chance():
+    options = {"samples": 4, "node_limit": 3_000}
+    classic = honest_hint(Game.new(98), **options).reason
+    assert re.search(r"; careful play keeps about \d+% after it$", classic)
+    assert "careful play" not in honest_hint(Game.new(98, "milligan-harp"), **options).reason

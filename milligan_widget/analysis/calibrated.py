@@ -171,6 +171,22 @@ class CalibratedEvaluator:
         ``limit.samples`` sampled stocks (a line that deals is judged by the rows that could
         come, never by the one that comes)."""
         figures = self.sampler.weigh_lines(seen, lines, limit, stop)
+        ends = self.where_lines_end(seen, lines, limit, stop)
+        return tuple(
+            replace(figure, calibrated=end, stopped=figure.stopped or _stopped(stop))
+            for figure, end in zip(figures, ends, strict=True)
+        )
+
+    def where_lines_end(
+        self,
+        seen: Seen,
+        lines: Sequence[Sequence[Move]],
+        limit: Limit,
+        stop: Stop | None = None,
+    ) -> list[tuple[float, float, float]]:
+        """(chance, low, high) of each line: the calibrated chance where it ends, as its
+        player would then see it, averaged over ``limit.samples`` sampled stocks (the same
+        for every line)."""
         seed = seen.seed("ends") if self.sampler.seed is None else self.sampler.seed
         rng, known = random.Random(seed), dict[str, Chance]()
         ends: list[list[Chance]] = [[] for _ in lines]
@@ -178,10 +194,7 @@ class CalibratedEvaluator:
             sample = determinize(seen.view, rng)
             for line, chances in zip(lines, ends, strict=True):
                 chances.append(self._end(sample, line, limit, known, stop))
-        return tuple(
-            replace(figure, calibrated=_mean(chances), stopped=figure.stopped or _stopped(stop))
-            for figure, chances in zip(figures, ends, strict=True)
-        )
+        return [_mean(chances) for chances in ends]
 
     def _end(
         self, sample: Game, line: Sequence[Move], limit: Limit, known: dict[str, Chance],

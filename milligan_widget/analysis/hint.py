@@ -28,6 +28,8 @@ from milligan_widget.search.greedy import greedy, position_score
 from milligan_widget.search.solver import UNKNOWN, UNWINNABLE, WINNABLE, solve
 
 from .advice import Hint
+from .calibrated import CalibratedEvaluator
+from .chance import evaluator_for
 from .evaluate import NODES, SAMPLES, Chance, Evaluator, Limit, Seen, Stop
 from .sampler import SamplingEvaluator, check_budget
 from .sampling import determinize, visible_view
@@ -219,7 +221,17 @@ def honest_hint(
         return _open_hint(game, limit, stop)
     plan = honest_plan(game, samples, time_limit, node_limit, seed, stop)
     moves = plan.best.line.all_moves or fallback_line(game, plan.seed)
-    return Hint(moves[0], plan.reason(), "honest", UNKNOWN)
+    return Hint(moves[0], plan.reason() + _careful(game, moves, limit, stop), "honest", UNKNOWN)
+
+
+def _careful(game: Game, line: Sequence[Move], limit: Limit, stop: Stop | None) -> str:
+    """Where the rules have a calibrated chance, what careful play keeps after ``line``
+    (weighed on the sampled rows its deal could bring), in words; else nothing."""
+    evaluator = evaluator_for(game.rules)
+    if not isinstance(evaluator, CalibratedEvaluator):
+        return ""
+    p = evaluator.where_lines_end(Seen.of(game), [line], limit, stop)[0][0]
+    return f"; careful play keeps about {100 * p:.0f}% after it"
 
 
 def fallback_line(game: Game, seed: int | None = None) -> tuple[Move, ...]:
