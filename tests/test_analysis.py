@@ -165,6 +165,7 @@ def test_the_calibrated_chance_is_not_pulled_down_by_undecided_samples():
     starved = win_chance(Game.new(8), samples=6, node_limit=1)
     fed = win_chance(Game.new(8), samples=6, node_limit=20_000)
     assert (starved.undecided, fed.calibrated is not None) == (6, True)
+    assert starved.known and starved.to_dict()["known"]  # the chart draws it
     assert starved.p == fed.p and 0.05 < starved.p < 0.95
     assert str(starved).startswith("about ") and "sampled stocks" not in str(starved)
     assert "sampled stocks win" in str(fed)

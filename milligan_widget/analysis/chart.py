@@ -74,6 +74,7 @@ _CSS = """
 .{u} .mm-band{{fill:var(--mmr-band);stroke:none}}
 .{u} .mm-line{{fill:none;stroke:var(--mmr-line);stroke-width:1.8;stroke-linejoin:round}}
 .{u} .mm-point circle{{fill:var(--mmr-line);stroke:var(--mmr-bg);stroke-width:.8}}
+.{u} .mm-point circle{{pointer-events:none}}
 .{u} .mm-point .mm-hit{{fill:transparent}}
 .{u} .mm-point:hover circle{{stroke:var(--mmr-fg);stroke-width:1.5}}
 .{u} .mm-point:hover .mm-hit{{fill:var(--mmr-grid);fill-opacity:.5}}

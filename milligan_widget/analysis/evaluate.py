@@ -144,10 +144,10 @@ class Chance:
     """``wins`` of the ``samples`` sampled stocks the solver won, with a 95% Wilson interval.
 
     The chance is over the samples the solver *decided*: one it did not finish in its budget
-    (``undecided`` of them) is not a loss, it says nothing. Where none was decided,
-    :attr:`known` is false, :attr:`p` is 0.5 in the interval 0–1, and the words say that
-    nothing can be told. ``exact`` is true where nothing was hidden: the one "sample" is the
-    position itself, and a decided verdict has no interval around it.
+    (``undecided`` of them) is not a loss, it says nothing. Where none was decided and no
+    calibrated chance was given, :attr:`known` is false, :attr:`p` is 0.5 in the interval 0–1,
+    and the words say that nothing can be told. ``exact`` is true where nothing was hidden:
+    the one "sample" is the position itself, and a decided verdict has no interval around it.
     """
 
     wins: int
@@ -168,15 +168,15 @@ class Chance:
 
     @property
     def known(self) -> bool:
-        """Was any sample decided (else nothing can be told)?"""
-        return self.decided > 0
+        """Can anything be told: a calibrated chance, or a sample decided?"""
+        return (self.calibrated is not None and not self.exact) or self.decided > 0
 
     @property
     def sampled(self) -> float:
         """The sampler's figure: the share of the decided samples won (0.5 where none was
         decided). Each sample's solver sees every later row, so it is what a player who could
         see the next rows would win, not what careful play wins."""
-        return self.wins / self.decided if self.known else 0.5
+        return self.wins / self.decided if self.decided else 0.5
 
     @property
     def p(self) -> float:
@@ -233,7 +233,7 @@ class Chance:
         sampled stocks win"."""
         text = f"about {100 * self.p:.0f}% for careful play from here"
         text += f" ({100 * self.low:.0f}–{100 * self.high:.0f}%)"
-        if self.known:
+        if self.decided:
             text += f"; seeing the next rows, {self.wins} of {self.decided} sampled stocks win"
         return text
 
