@@ -256,7 +256,7 @@ def test_an_honest_hint_sends_the_jacks_home_before_the_deal_buries_them():
     assert (hint.source, hint.move, hint.status) == ("honest", "1>f", "unknown")
     assert hint.reason == (
         "dealing now keeps 0 of 4; 1>f 2>f 3>f 4>f, then dealing keeps 4 of 4 sampled stocks "
-        "winnable"
+        "winnable; careful play keeps about 100% after it"  # nothing is hidden after it: won
     )
 
 

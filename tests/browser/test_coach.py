@@ -35,7 +35,7 @@ def test_the_coach_judges_a_move_by_mouse_shows_the_better_one_and_undoes(
         assert nb.kernel.eval("widget.coach") is True
         nb.pile("stock").click()  # deals the last row over the Jacks
         expect(line).to_be_visible()
-        expect(line).to_contain_text("Blunder: dealing a row leaves 0 of", timeout=30_000)
+        expect(line).to_contain_text("Blunder: dealing a row leaves about 0%", timeout=30_000)
         expect(line).to_have_attribute("data-label", "blunder")
         better = nb.kernel.eval("widget.coach_log[0].better")
         assert better.endswith(">f") and better in line.inner_text()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from milligan_widget.analysis import Judgement, Limit, SamplingEvaluator, judge_move
+from milligan_widget.analysis import Judgement, Limit, evaluator_for, judge_move
 from milligan_widget.analysis.cache import Chances
 from milligan_widget.studies.stats import Stats
 from milligan_widget.widget import MilliganWidget
@@ -49,7 +49,7 @@ def test_the_coach_judges_as_the_judge_does_from_what_was_seen_before_the_move()
     widget.play("d")
     assert widget.wait(30)
     limit = HONEST.hint_limit(widget._table.assistant.coach.seconds)
-    alone = judge_move(before, "d", SamplingEvaluator(), limit, 0, cache=Chances())
+    alone = judge_move(before, "d", evaluator_for(before.rules), limit, 0, cache=Chances())
     assert widget.coach_log == (alone,)
 
 
