@@ -52,11 +52,27 @@ SELECT_WIDTHS = """select => {
   copy.remove();
   return [select.getBoundingClientRect().width, natural];
 }"""
+# A lost greedy game reviewed on a small budget, every tenth move from the fourth flagged as a
+# made-up inaccuracy (the review's judge stood in for, in the kernel): flags to go to.
 REVIEWED = """
+import dataclasses, importlib
 from milligan_widget import Game, strategy
+from milligan_widget.analysis import Chance, Judgement
+_review_module = importlib.import_module("milligan_widget.analysis.review")  # not the function
+_real_entry = _review_module.Judge.entry
+def _made_up(self, entry, *args):
+    entry = _real_entry(self, entry, *args)
+    if entry.ply % 10 != 3:
+        return entry
+    judged = Judgement(entry.ply, entry.move, "inaccuracy", Chance(3, 4), Chance(1, 4))
+    return dataclasses.replace(entry, judgement=judged)
+_review_module.Judge.entry = _made_up
 _lost = strategy.play_game(Game.new(2), strategy.greedy, max_moves=400)
 widget.game = _lost
-widget.review(wait=True, time_limit=0.1, samples=2, node_limit=1_000, seed=1)
+try:
+    widget.review(wait=True, time_limit=0.1, samples=2, node_limit=1_000, seed=1)
+finally:
+    _review_module.Judge.entry = _real_entry
 """
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from milligan_widget import Game
-from milligan_widget.analysis import Review, review
+from milligan_widget.analysis import Chance, Judgement, Review, review
 from milligan_widget.strategy import greedy, play_game
 
 from .lab import ARTIFACTS
@@ -31,6 +31,11 @@ def reviewed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Game, Any, Path]
     path = tmp_path_factory.mktemp("review") / "review.html"
     done.to_html(game, path)
     return game, done, path
+
+
+def _made_up(ply: int, move: str) -> Judgement:
+    """A judge's made-up inaccuracy of move ``ply``."""
+    return Judgement(ply, move, "inaccuracy", Chance(3, 4), Chance(1, 4))
 
 
 def chart_background(seen: OfflinePage) -> str:
@@ -51,7 +56,7 @@ def test_the_chart_draws_and_its_points_move_the_viewer(browser: Any, reviewed, 
     assert points.count() == len(done.entries)
     assert page.locator("#mm-extra .mm-point circle").first.bounding_box()["width"] > 0
     assert chart_background(seen) == fill
-    points.nth(10).locator("circle").click()
+    points.nth(10).locator(".mm-hit").click()  # the point's band, wherever its dot sits
     assert seen.ply() == 10
     assert page.locator("#mm-moves li.mm-current").get_attribute("data-ply") == "10"
     page.locator("#mm-extra .mm-turn text").click()
@@ -80,7 +85,7 @@ def test_a_mark_for_several_flagged_moves_goes_to_each_in_turn(browser: Any, rev
     the first, the next click the second, and round again."""
     game, done, _ = reviewed
     entries = tuple(
-        replace(entry, mistake="a made-up habit" if entry.ply in (20, 21) else None)
+        replace(entry, judgement=_made_up(entry.ply, entry.move) if entry.ply in (20, 21) else None)
         for entry in done.entries
     )
     path = tmp_path / "crowded.html"
