@@ -34,9 +34,19 @@ def history(nb: Notebook) -> list[str]:
 
 
 def fresh_game(nb: Notebook, seed: int = SEED, rules: str = "classic") -> None:
-    """A new deal from Python, and wait until the layout shows exactly that view."""
+    """A new deal from Python, and wait until the layout shows that view (or a later one of
+    the same game: a background job may publish once more, as the indicator does)."""
     rev = nb.kernel.eval(f"(widget.new_game(seed={seed}, rules={rules!r}), widget.view['rev'])[1]")
-    expect(nb.widget).to_have_attribute("data-rev", str(rev))
+    nb.widget.evaluate(
+        """(root, rev) => new Promise((done, fail) => {
+             const start = performance.now();
+             const check = () => Number(root.dataset.rev) >= rev ? done()
+               : performance.now() - start > 10000 ? fail(`data-rev ${root.dataset.rev} < ${rev}`)
+               : requestAnimationFrame(check);
+             check();
+           })""",
+        rev,
+    )
     expect(nb.widget).to_have_attribute("data-variant", rules)
     expect(nb.stat("moves")).to_have_text("0")
 
