@@ -200,9 +200,13 @@ def reveals(game: Game, move: Move) -> bool:
     """
     child = game.copy(history=False)
     child.play(move)
-    return sum(child.face_down) < sum(game.face_down) or len(child.stock_codes) < len(
-        game.stock_codes
-    )
+    return _revealed(game, child)
+
+
+def _revealed(before: Game, after: Game) -> bool:
+    """Did the move from ``before`` to ``after`` turn up hidden cards?"""
+    down = sum(after.face_down) < sum(before.face_down)
+    return down or len(after.stock_codes) < len(before.stock_codes)
 
 
 def _verdict(played: str, chances: dict[str, Chance]) -> Judgement:
@@ -244,8 +248,29 @@ def _judge_open(seen: Seen, move: Move, weigher: Weigher, stop: Stop | None) -> 
 def _after(game: Game, move: Move, weigher: Weigher, stop: Stop | None) -> Chance:
     """The exact chance after ``move`` from the open position ``game`` (through the cache)."""
     evaluator, limit, cache = weigher
-    child = game.copy(history=False)
+    return chance_after(game, move, evaluator, limit, stop, cache)
+
+
+def chance_after(
+    before: Game,
+    move: Move,
+    evaluator: Evaluator,
+    limit: Limit,
+    stop: Stop | None = None,
+    cache: Chances = CHANCES,
+) -> Chance:
+    """The chance of ``move`` from ``before`` as its player could know it: the chance of the
+    position it leads to or, for a move that reveals cards, the chance of the move over the
+    sampled stocks (never the luck of the cards that came). Kept in ``cache``."""
+    child = before.copy(history=False)
     child.play(move)
+    if _revealed(before, child):
+        seen = Seen.of(before, line=False)
+        key = ("after", seen.key, str(move), evaluator.identity, limit)
+        return cache.answer(
+            key, lambda: evaluator.weigh_lines(seen, [(move,)], limit, stop)[0],
+            lambda chance: not chance.stopped, stop,
+        )  # fmt: skip
     if child.status != "playing":
         return Chance(int(child.status == "won"), 1, exact=True)
     return cache.evaluate(Seen.of(child, line=False), evaluator, limit, stop)

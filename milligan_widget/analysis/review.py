@@ -37,7 +37,7 @@ from .chance import evaluator_for
 from .chart import review_svg
 from .evaluate import NODES, Chance, Evaluator, Limit, Seen, Stop
 from .flags import BLUNDER, SEVERITY, Flag, chance_dict
-from .judge import INACCURACY_DROP, Judgement, judge_move, reveals
+from .judge import INACCURACY_DROP, Judgement, chance_after, judge_move
 from .report import review_page, summary_html
 from .sampler import check_budget
 from .words import turning_point_words
@@ -336,7 +336,7 @@ class Judge:
         seen before it) is at least :data:`.judge.INACCURACY_DROP` lower, the judge's label
         and better move (``seen``: the position before it with its line of play)."""
         evaluator, limit = self.evaluator, self.limit
-        chance = CHANCES.evaluate(Seen.of(before, line=False), evaluator, limit, stop)
+        chance = CHANCES.evaluate(Seen(seen.view), evaluator, limit, stop)
         entry = replace(entry, chance=chance)
         after = chance_after(before, move, evaluator, limit, stop)
         if chance.p - after.p < INACCURACY_DROP or (stop is not None and stop()):
@@ -346,26 +346,6 @@ class Judge:
             return entry
         return replace(entry, judgement=judged, better=judged.better,
                        better_chance=judged.better_chance)  # fmt: skip
-
-
-def chance_after(
-    before: Game, move: Move, evaluator: Evaluator, limit: Limit, stop: Stop | None = None
-) -> Chance:
-    """The chance of ``move`` from ``before`` as its player could know it: the chance of the
-    position it leads to or, for a move that reveals cards, the chance of the move over the
-    sampled stocks (never the luck of the cards that came). Cached."""
-    if reveals(before, move):
-        seen = Seen.of(before, line=False)
-        key = ("after", seen.key, str(move), evaluator.identity, limit)
-        return CHANCES.answer(
-            key, lambda: evaluator.weigh_lines(seen, [(move,)], limit, stop)[0],
-            lambda chance: not chance.stopped, stop,
-        )  # fmt: skip
-    child = before.copy(history=False)
-    child.play(move)
-    if child.status != "playing":
-        return Chance(int(child.status == "won"), 1, exact=True)
-    return CHANCES.evaluate(Seen.of(child, line=False), evaluator, limit, stop)
 
 
 def _positions(game: Game) -> Iterator[tuple[Game, Seen, str, Move]]:
