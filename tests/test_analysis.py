@@ -85,8 +85,8 @@ def test_honest_hints_depend_only_on_what_the_player_sees(case):
 def test_a_review_s_honest_part_depends_only_on_what_the_player_sees():
     game, twin = _twins(12, "classic", ["d", "d"], 24)
     mine, theirs = (review(g, samples=3, seed=2, **FAST) for g in (game, twin))
-    assert [(e.move, e.chance, e.mistake) for e in mine.entries] == [
-        (e.move, e.chance, e.mistake) for e in theirs.entries
+    assert [(e.move, e.chance, e.mistake, e.judgement) for e in mine.entries] == [
+        (e.move, e.chance, e.mistake, e.judgement) for e in theirs.entries
     ]
 
 

@@ -6,7 +6,14 @@ from __future__ import annotations
 import pytest
 
 from milligan_widget import Game
-from milligan_widget.analysis import Limit, SamplingEvaluator, Seen, review, visible_view
+from milligan_widget.analysis import (
+    Limit,
+    SamplingEvaluator,
+    Seen,
+    evaluator_for,
+    review,
+    visible_view,
+)
 from milligan_widget.analysis.cache import Chances
 from milligan_widget.analysis.judge import BEST, BLUNDER, LABELS, judge_move, label_of
 from milligan_widget.search.solver import solve
@@ -107,9 +114,14 @@ def test_a_deal_is_judged_by_what_could_be_known_before_it():
 
 @pytest.mark.parametrize("case", [CLASSIC, HARP], ids=["classic", "harp"])
 def test_games_a_player_cannot_tell_apart_get_identical_judgements(case):
+    """With the sampler and with the evaluator the coach uses (calibrated in classic)."""
     game, twin = _twins(case[1], case[0], case[2], case[3])
     for move in game.legal_moves[:3]:
         assert _judge(game, str(move)) == _judge(twin, str(move))
+        shown = evaluator_for(game.rules)
+        assert judge_move(game, move, shown, FAST, cache=Chances()) == judge_move(
+            twin, move, shown, FAST, cache=Chances()
+        )
 
 
 def test_a_judgement_is_kept_in_the_cache_and_the_game_is_not_changed():
