@@ -100,10 +100,19 @@ def coach_side_by_side(runs: int, requests: int, pause: float) -> None:
     print(f"Python per request, deal 27, {requests} moves {pause:g} s apart, median of {runs}:")
     print(f"  coach off: {off:.3f} ms")
     print(f"  coach on:  {on:.3f} ms ({on / off:.2f}x; {judged} moves judged in the last game)")
+    print(f"  on/off, game by game: {spread(figures)}; off/off, one game to the next: "
+          f"{spread({False: figures[False][:-1], True: figures[False][1:]})}")
     off, on = (statistics.median(woken[coach]) for coach in (False, True))
     print("From the end of the pause (the wake-up and the interpreter's lock counted too):")
     print(f"  coach off: {off:.3f} ms")
     print(f"  coach on:  {on:.3f} ms ({on / off:.2f}x)")
+
+
+def spread(figures: dict[bool, list[float]]) -> str:
+    """The ratios of the paired games (on over off), smallest to largest: the noise beside
+    the effect."""
+    ratios = sorted(b / a for a, b in zip(figures[False], figures[True], strict=False))
+    return " ".join(f"{r:.2f}" for r in ratios)
 
 
 if __name__ == "__main__":

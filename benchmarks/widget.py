@@ -14,7 +14,14 @@ after every drop the honest chance is estimated in the background (16 sampled st
 3 s of the kernel's CPU), and the drop is timed while it runs, as a player meets it; each
 undo's check is left to finish before the next drop.
 
-Run:  python benchmarks/widget.py [--rounds 40] [--honest]
+With ``--coach`` the drops are timed with the live coach off and on, alternately, in one page
+(issue 34: a move's frame goes out first, the coach never holds play up). Each drop is made
+right after the second row is dealt from Python, so with the coach on it lands while the deal
+is being judged (the one cache of chances is emptied first, so every deal is judged afresh);
+then both moves are taken back and the judgements waited for. The figures are side by side, with the
+drops' ratio round by round.
+
+Run:  python benchmarks/widget.py [--rounds 40] [--honest | --coach]
       [--json test-artifacts/widget-benchmark.json]
 Needs the built bundle (``pip install -e .``) and /usr/bin/chromium.
 """
@@ -91,6 +98,7 @@ class Ping(anywidget.AnyWidget):
 
 
 ping = Ping()
+from milligan_widget.analysis.cache import CHANCES
 widget = MilliganWidget(seed=1, check_winnable=CHECK_WINNABLE)
 display(ping, widget)
 """
@@ -142,10 +150,14 @@ def write_notebook(folder: Path, honest: bool = False) -> Path:
     return path
 
 
-def find_move(kernel: Kernel) -> dict[str, Any]:
-    """A deal whose opening has a column-to-column move; the move and its leading card."""
+def find_move(kernel: Kernel, after: str = "") -> dict[str, Any]:
+    """A deal whose opening (after the moves ``after``, notation played from Python) has a
+    column-to-column move; the move and its leading card."""
     for seed in range(1, 500):
-        found = kernel.eval(f"(widget.new_game(seed={seed}), {FIRST_TABLEAU_MOVE})[1]")
+        found = kernel.eval(
+            f"(widget.new_game(seed={seed}), [widget.play(m) for m in {after.split()!r}],"
+            f" {FIRST_TABLEAU_MOVE})[2]"
+        )
         if found:
             source, target, card = found[0]
             return {"seed": seed, "source": source, "target": target, "card": card}
@@ -196,6 +208,7 @@ class Bench:
         time.sleep(0.1)  # stay off the 2 cores while the page, server and kernel work
         elapsed = page.evaluate("window.__mmDrop")
         if elapsed is None:
+            page.screenshot(path="/tmp/drop-failed.png")
             raise RuntimeError(f"the drop of {move} did not show in the DOM within 5 s")
         page.wait_for_timeout(150)  # let the tail of the exchange (idle status) arrive
         up = [len(f) for f in self.sent[sent:] if message_type(f) == "comm_msg"]
@@ -203,10 +216,12 @@ class Bench:
         self.render_ms.append(float(page.locator(".mw-root").first.get_attribute("data-render-ms")))
         return elapsed, up, down
 
-    def undo(self) -> None:
-        """Take the move back from Python and wait until the layout shows it (and until the
-        indicator's checks are done: the next drop starts from a quiet kernel)."""
-        rev = self.kernel.eval("(widget.undo(), widget.wait(30), widget.view['rev'])[2]")
+    def undo(self, moves: int = 1) -> None:
+        """Take the last ``moves`` back from Python and wait until the layout shows it (and
+        until the indicator's checks and the coach are done: the next drop starts from a
+        quiet kernel)."""
+        undo = ", ".join(["widget.undo()"] * moves)
+        rev = self.kernel.eval(f"({undo}, widget.wait(60), widget.view['rev'])[-1]")
         self.page.locator(f'.mw-root[data-rev="{rev}"]').wait_for()
         self.page.wait_for_function("() => !document.querySelector('.mw-ghost')")
         self.page.wait_for_timeout(GAP_MS)  # quiet line before the next drop, as for the floor
@@ -219,6 +234,40 @@ class Bench:
         return self.page.evaluate(FULL_RENDER, rounds)
 
 
+def coached_drops(bench: Bench, rounds: int) -> dict[str, Any]:
+    """Drops with the coach off and on, alternately, each made while a deal just played
+    (from Python) is being judged when the coach is on."""
+    move = find_move(bench.kernel, after="d d")  # the opening's deal is judged at once
+    bench.kernel.eval(f"(widget.new_game(seed={move['seed']}), widget.play('d'), None)[-1]")
+    bench.page.locator(".mw-root .mw-board").evaluate("el => el.scrollIntoView({block: 'center'})")
+    drops: dict[bool, list[float]] = {False: [], True: []}
+    busy = 0  # rounds whose deal was still being judged once the drop had shown
+    for i in range(2 * rounds + 2):  # the first pair warms up both paths
+        coach = bool(i % 2)
+        rev = bench.kernel.eval(
+            f"(CHANCES.clear(), setattr(widget, 'coach', {coach}), widget.play('d'),"
+            " widget.view['rev'])[-1]"
+        )
+        bench.page.locator(f'.mw-root[data-rev="{rev}"]').wait_for()
+        bench.page.wait_for_timeout(GAP_MS)  # the dealt row has landed, as a player sees it
+        elapsed, _, _ = bench.drop(move)
+        if i >= 2:
+            drops[coach].append(elapsed)
+            busy += coach and not bench.kernel.eval("len(widget.coach_log)")
+        bench.undo(moves=2)
+    off, on = summary(drops[False]), summary(drops[True])
+    ratios = sorted(b / a for a, b in zip(drops[False], drops[True], strict=True))
+    return {
+        "drop_to_dom_ms_coach_off": off,
+        "drop_to_dom_ms_coach_on": on,
+        "ratio_on_over_off": round(on["median"] / off["median"], 2),
+        "deal_still_judged_after_the_drop": f"{busy} of {rounds}",
+        "ratio_round_by_round": {"p10": round(ratios[len(ratios) // 10], 2),
+                                 "median": round(statistics.median(ratios), 2),
+                                 "p90": round(ratios[(len(ratios) * 9) // 10], 2)},
+    }  # fmt: skip
+
+
 def summary(values: list[float]) -> dict[str, float]:
     ordered = sorted(values)
     return {
@@ -229,7 +278,7 @@ def summary(values: list[float]) -> dict[str, float]:
     }
 
 
-def run(rounds: int, honest: bool = False) -> dict[str, Any]:
+def run(rounds: int, honest: bool = False, coach: bool = False) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     check_prerequisites()
@@ -244,7 +293,8 @@ def run(rounds: int, honest: bool = False) -> dict[str, Any]:
                 page.on("websocket", frames.watch)
                 open_notebook(page, server, "bench.ipynb")
                 kernel = Kernel(server.kernel_connection_file())
-                result = measure(Bench(page, kernel, frames), rounds)
+                bench = Bench(page, kernel, frames)
+                result = coached_drops(bench, rounds) if coach else measure(bench, rounds)
                 result["honest_indicator"] = honest
                 kernel.close()
                 chromium.close()
@@ -291,8 +341,10 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     parser.add_argument("--honest", action="store_true",
                         help='"Winnable?" on with peek off: the honest chance after each drop')
+    parser.add_argument("--coach", action="store_true",
+                        help="drops with the live coach off and on, side by side")
     args = parser.parse_args()
-    result = run(max(5, args.rounds), args.honest)
+    result = run(max(5, args.rounds), args.honest, args.coach)
     text = json.dumps(result, indent=2)
     print(text)
     if args.json:

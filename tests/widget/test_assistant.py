@@ -6,13 +6,17 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import sys
+import threading
 from typing import Any
 
 import pytest
 
 from milligan_widget import Game, IllegalMoveError, Move, strategy
 from milligan_widget.widget import MilliganWidget
+from milligan_widget.widget.assistant.jobs import BACKGROUND_NICE
 from tests.widget.simulate import (
     MAX_BYTES_PER_MOVE,
     Browser,
@@ -152,6 +156,26 @@ def test_the_indicator_on_deal_8_says_winnable() -> None:
 
     widget.start_lesson(learn_the_rules())
     assert widget.analysis["state"] is None  # nothing to check in a lesson
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a thread's own niceness is Linux's")
+def test_the_indicator_checks_at_a_lower_priority_than_the_kernel_s_thread(monkeypatch) -> None:
+    from milligan_widget.search import solver
+
+    niceness: list[int] = []
+
+    def solve(game: Game, time_limit: float = 10.0, node_limit=None, stop=None):
+        niceness.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+        return solver.SolveResult("unknown")
+
+    monkeypatch.setattr(solver, "solve", solve)
+    kernel = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    if kernel >= BACKGROUND_NICE:
+        pytest.skip("the tests run at a niceness the background threads cannot go below")
+    widget = MilliganWidget(peek=True, seed=8, check_winnable=True)
+    assert widget.wait(10) and widget.analysis["state"] == "unknown"
+    assert niceness == [BACKGROUND_NICE]
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == kernel
 
 
 @pytest.mark.parametrize("request_", [{"type": "winnable"}, {"type": "winnable", "on": 1}])

@@ -3,6 +3,9 @@ new game, Show, the toggle refused in lessons and replays, and the statistics' c
 
 from __future__ import annotations
 
+import os
+import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -12,6 +15,7 @@ from milligan_widget.analysis.cache import Chances
 from milligan_widget.studies.stats import Stats
 from milligan_widget.widget import MilliganWidget
 from milligan_widget.widget.assistant import HonestBudget
+from milligan_widget.widget.assistant.jobs import BACKGROUND_NICE
 from milligan_widget.widget.modes import ModeError
 from tests.test_judge import jacks
 from tests.widget.simulate import Browser, _lesson_widget, _move
@@ -184,3 +188,28 @@ def test_one_thread_judges_move_after_move_and_ends_at_close() -> None:
     widget.close()
     first.join(5)
     assert not first.is_alive()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a thread's own niceness is Linux's")
+def test_the_coach_judges_at_a_lower_priority_than_the_kernel_s_thread(monkeypatch) -> None:
+    """Play is never held up: where the cores are busy, the kernel's thread (and the server,
+    the browser) go before the coach's search (measured: benchmarks/widget.py --coach)."""
+    import milligan_widget.widget.assistant.coach as coach_module
+
+    niceness: list[int] = []
+    real = coach_module.judge_move
+
+    def judge_and_look(*args, **kwargs):
+        niceness.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(coach_module, "judge_move", judge_and_look)
+    kernel = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    if kernel >= BACKGROUND_NICE:
+        pytest.skip("the tests run at a niceness the background threads cannot go below")
+    widget = coached()
+    widget.play("1>f")
+    assert widget.wait(30) and len(widget.coach_log) == 1
+    assert niceness == [BACKGROUND_NICE]
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == kernel
+    widget.close()

@@ -27,7 +27,7 @@ from milligan_widget.analysis import Limit
 from milligan_widget.analysis.judge import Judgement, judge_move
 from milligan_widget.engine import Game, Move
 from milligan_widget.widget.assistant.honesty import HonestBudget
-from milligan_widget.widget.assistant.jobs import Workers
+from milligan_widget.widget.assistant.jobs import Workers, run_in_background
 from milligan_widget.widget.lock import WidgetLock
 
 #: Seconds a judgement may take at most (a safety net, as Hint's: the node limit ends it
@@ -136,7 +136,9 @@ class Coach:
     # ------------------------------------------------------------------ the judging
     def _work(self) -> None:
         """The coach's thread: judge the moves as they come, and end once none came for
-        :data:`IDLE` seconds (or the coach closed)."""
+        :data:`IDLE` seconds (or the coach closed). It yields the processor to the player's
+        requests (:func:`.run_in_background`)."""
+        run_in_background()
         while True:
             while self._judge_next() or self._wake.wait(IDLE):
                 if self._closed:

@@ -29,7 +29,14 @@ from milligan_widget.analysis.cache import CHANCES
 from milligan_widget.engine import Game
 from milligan_widget.search import solver
 from milligan_widget.widget.assistant.honesty import HonestBudget
-from milligan_widget.widget.assistant.jobs import Job, Key, Workers, check_seconds, verdict_words
+from milligan_widget.widget.assistant.jobs import (
+    Job,
+    Key,
+    Workers,
+    check_seconds,
+    run_in_background,
+    verdict_words,
+)
 from milligan_widget.widget.lock import WidgetLock
 
 WINNABLE_TIME = 3.0  # seconds the solver has for each check
@@ -119,7 +126,9 @@ class Indicator:
 
     def _work(self) -> None:
         """The checker's thread: check the newest queued position, one at a time, until
-        closed or idle for :data:`IDLE` seconds."""
+        closed or idle for :data:`IDLE` seconds. It yields the processor to the player's
+        requests (:func:`.run_in_background`)."""
+        run_in_background()
         while self._check_next(wait=True):
             pass
 

@@ -18,6 +18,8 @@ import asyncio
 import functools
 import logging
 import math
+import os
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -164,6 +166,35 @@ class Workers:
             if thread.is_alive():
                 return False
         return True
+
+
+#: The niceness a background thread takes (Linux counts it per thread): the kernel's own
+#: thread, the Jupyter server and the browser go first when the cores are busy.
+BACKGROUND_NICE = 10
+
+
+def run_in_background() -> bool:
+    """Let the calling thread (a job no player waits for) yield the processor to the rest
+    of the kernel and the machine; True where the system could be told (Linux), False where
+    it cannot (elsewhere, Pyodide), and the thread runs as before.
+
+    >>> import threading
+    >>> answers = []
+    >>> thread = threading.Thread(target=lambda: answers.append(run_in_background()))
+    >>> thread.start(); thread.join()
+    >>> answers == [sys.platform == "linux"]
+    True
+    """
+    setpriority = getattr(os, "setpriority", None)
+    if setpriority is None or sys.platform != "linux":
+        return False  # elsewhere the niceness is the whole process's, the kernel's too
+    try:
+        thread = threading.get_native_id()
+        nice = max(os.getpriority(os.PRIO_PROCESS, thread), BACKGROUND_NICE)
+        setpriority(os.PRIO_PROCESS, thread, nice)
+    except OSError:
+        return False
+    return True
 
 
 def check_seconds(value: Any, name: str) -> float:
