@@ -60,6 +60,7 @@ def test_two_stocks_that_look_the_same_get_the_same_honest_help() -> None:
             assert widget.wait(60)
         assert state(widgets[0]) == state(widgets[1])
         assert "sampled stocks win" in widgets[0].analysis["why"]
+        assert "for careful play" in widgets[0].analysis["why"]  # the calibrated chance
     assert widgets[0].game.stock_count > 0  # the swapped cards are still unseen
     for widget in widgets:
         widget.close()
