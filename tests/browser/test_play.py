@@ -75,6 +75,8 @@ def test_the_dragged_card_stays_under_the_pointer(notebook: Notebook, layout: st
         _assert_on_pointer(read_ghost(page, pointer, reading.grip))
         page.mouse.move(*reading.pointer, steps=2)
         page.mouse.up()
+        # The drop is played before the next test deals afresh (else it lands in that deal).
+        expect(notebook.stat("moves")).to_have_text("1")
     finally:
         page.evaluate("window.jupyterapp.shell.collapseLeft()")
 
