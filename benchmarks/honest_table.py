@@ -61,8 +61,8 @@ def rows(rules: str, deals: set[int]) -> list[str]:
         won = sum(w for w, _ in games.values())
         seconds = sum(s for _, s in games.values()) / len(games)
         test = "—"
-        if name.startswith("honest"):
-            common = games.keys() & greedy.keys()
+        common = games.keys() & greedy.keys()
+        if name.startswith("honest") and common:
             only_h = sum(games[d][0] and not greedy[d][0] for d in common)
             only_g = sum(greedy[d][0] and not games[d][0] for d in common)
             test = f"{only_h} vs {only_g}, p = {mcnemar(only_h, only_g):.2g}"
@@ -74,7 +74,7 @@ def rows(rules: str, deals: set[int]) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=parse_deals, default="1..200")
-    parser.add_argument("--rules", default="classic,millie")
+    parser.add_argument("--rules", default="classic,millie,milligan-harp")
     args = parser.parse_args()
     print("| rules | player | deals | won | s a game | honest-only vs greedy-only wins, McNemar |")
     print("|---|---|---|---|---|---|")
