@@ -25,6 +25,7 @@ from milligan_widget.analysis import (
     visible_view,
     win_chance,
 )
+from milligan_widget.analysis.evaluate import SEEING
 from milligan_widget.search.solver import solve
 from milligan_widget.strategy import honest
 from milligan_widget.teaching.lessons import stage
@@ -126,13 +127,15 @@ def test_the_interval_is_wilson_s():
     assert (round(Chance(8, 10).low, 3), round(Chance(8, 10).high, 3)) == (0.490, 0.943)
     assert (Chance(0, 10).low, round(Chance(0, 10).high, 3)) == (0.0, 0.278)
     assert (round(Chance(10, 10).low, 3), Chance(10, 10).high) == (0.722, 1.0)
-    assert str(Chance(20, 32)) == "62% of 32 sampled stocks win (45–77%)"
+    assert str(Chance(20, 32)) == f"62% of 32 sampled stocks win (45–77%) {SEEING}"
 
 
 def test_a_chance_is_plain_data():
     data = json.loads(json.dumps(Chance(3, 5, 1, seed=5).to_dict()))
     assert data["wins"] == 3 and data["undecided"] == 1 and data["p"] == 0.75
-    assert data["text"] == "75% of 4 sampled stocks win (30–95%); 1 more undecided, not counted"
+    assert data["text"] == (
+        f"75% of 4 sampled stocks win (30–95%) {SEEING}; 1 more undecided, not counted"
+    )
 
 
 # ----------------------------------------------------------------------------- undecided

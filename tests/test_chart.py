@@ -203,7 +203,8 @@ def test_a_point_s_tooltip_says_the_move_the_chance_and_the_verdict():
     root = parse(review_svg(made_up(60, lost_after=56)))
     point = next(p for p in marks(root, "mm-point") if p.get("data-ply") == "56")
     assert point.find(f"{SVG}title").text == (
-        "move 57: 7>2 — 69% of 16 sampled stocks win (44–86%); "
+        "move 57: 7>2 — 69% of 16 sampled stocks win (44–86%)"
+        " for a player who could see the hidden cards; "
         "the solver (which knows the stock): winnable"
     )
 
@@ -261,7 +262,7 @@ def test_a_chart_of_any_length_stays_small():
     done = made_up(20_000, deals=tuple(range(0, 20_000, 10)), lost_after=9_000)
     svg = review_svg(done)
     assert len(marks(parse(svg), "mm-deal")) == MAX_DEALS
-    assert len(svg) < 180_000, len(svg)  # flags grouped: every flagged ply kept, for clicks
+    assert len(svg) < 200_000, len(svg)  # flags grouped: every flagged ply kept, for clicks
 
 
 def test_the_line_breaks_where_a_chance_is_missing():
@@ -292,7 +293,7 @@ def test_a_long_review_is_thinned_and_keeps_the_turning_point():
     assert len(plies) <= MAX_POINTS and {0, 1_234, 1_235, 1_999} <= plies
     assert len(marks(root, "mm-flag")) <= (720 - 72) / MARK_GAP + 1
     assert [t.get("data-deal") for t in marks(root, "mm-deal")] == ["0", "700", "1500"]
-    assert len(svg) < 150_000, len(svg)
+    assert len(svg) < 170_000, len(svg)
     turn_x = float(marks(root, "mm-turn")[0].find(f"{SVG}line").get("x1"))
     cells = marks(root, "mm-unwinnable")
     assert cells and float(cells[0].get("x")) == pytest.approx(turn_x, abs=0.1)
@@ -322,7 +323,10 @@ def test_only_a_review_is_drawn():
 def test_the_turning_point_in_words():
     words = turning_point_words(made_up(60, lost_after=56))
     assert words.startswith("Until move 57 this deal could still be won; move 57 (7>2) lost it")
-    assert "The honest chance before it: 69% of 16 sampled stocks win (44–86%)." in words
+    assert (
+        "The honest chance before it: 69% of 16 sampled stocks win (44–86%)"
+        " for a player who could see the hidden cards." in words
+    )
     assert turning_point_words(made_up(5)) == (
         "No move lost the deal: it could still be won after the last move."
     )

@@ -457,11 +457,15 @@ def _flag_title(flag: Flag, words: str) -> str:
 
 
 def point_words(entry: ReviewEntry, comment: str | None = None) -> str:
-    """A point's tooltip: "move 57: 3>5 — 41% of 16 sampled stocks win (22–63%); …".
+    """A point's tooltip: "move 57: 3>5 — 41% of 16 sampled stocks win (22–63%) for a player
+    who could see the hidden cards; …".
 
     >>> from milligan_widget.analysis import Chance, ReviewEntry
-    >>> print(*point_words(ReviewEntry(56, "3>5", "unknown", Chance(7, 16))).split("; "), sep="|")
-    move 57: 3>5 — 44% of 16 sampled stocks win (23–67%)|the solver (which knows the stock): unknown
+    >>> words = point_words(ReviewEntry(56, "3>5", "unknown", Chance(7, 16))).split("; ")
+    >>> words[0].removesuffix(" for a player who could see the hidden cards")
+    'move 57: 3>5 — 44% of 16 sampled stocks win (23–67%)'
+    >>> words[1]
+    'the solver (which knows the stock): unknown'
     """
     chance = "not measured (the review stopped first)" if entry.chance is None else entry.chance
     verdict = _VERDICT_WORDS.get(entry.verdict, "unknown")

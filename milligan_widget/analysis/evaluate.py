@@ -17,7 +17,7 @@ drawn, so two games a player cannot tell apart are weighed alike.
 >>> Seen.of(Game.new(3)).key == Seen.of(Game.new(3)).key != Seen.of(Game.new(4)).key
 True
 >>> str(Chance(9, 12))
-'75% of 12 sampled stocks win (47–91%)'
+'75% of 12 sampled stocks win (47–91%) for a player who could see the hidden cards'
 >>> str(Chance(0, 16, undecided=16))
 'cannot tell: the solver decided none of 16 sampled stocks'
 """
@@ -42,6 +42,8 @@ from .sampling import VisibleView, visible_view
 Stop = Callable[[], bool]
 NODES = 20_000  #: positions a solve may expand, by default
 SAMPLES = 16  #: sampled stocks, by default
+#: What the sampler's figure is: each sample is solved by a solver that sees its hidden cards.
+SEEING = "for a player who could see the hidden cards"
 
 
 # ----------------------------------------------------------------------------- the budget
@@ -212,7 +214,9 @@ class Chance:
         }  # fmt: skip
 
     def __str__(self) -> str:
-        """In a player's words, like "62% of 32 sampled stocks win (45–77%)"."""
+        """In a player's words, like "62% of 32 sampled stocks win (45–77%) for a player who
+        could see the hidden cards" (the sampler's figure, where no calibrated chance says how
+        often careful play wins)."""
         if self.exact:
             verdict = {1: "can be won", 0: "cannot be won"}[self.wins]
             if not self.known:
@@ -223,7 +227,7 @@ class Chance:
         if not self.known:
             return f"cannot tell: the solver decided none of {self.samples} sampled stocks"
         text = f"{100 * self.p:.0f}% of {self.decided} sampled stocks win"
-        text += f" ({100 * self.low:.0f}–{100 * self.high:.0f}%)"
+        text += f" ({100 * self.low:.0f}–{100 * self.high:.0f}%) {SEEING}"
         if self.undecided:
             text += f"; {self.undecided} more undecided, not counted"
         return text

@@ -15,6 +15,7 @@ import pytest
 
 from milligan_widget import Game, strategy
 from milligan_widget.analysis import Chance, ReviewEntry
+from milligan_widget.analysis.evaluate import SEEING
 from milligan_widget.search.solver import SolveResult
 from milligan_widget.widget import MilliganWidget
 from milligan_widget.widget.assistant import review as review_job
@@ -187,7 +188,7 @@ def test_the_caption_says_where_the_verdicts_and_the_chances_come_from(monkeypat
     assert "the solver, which knows the stock" in caption
     assert "from what you could see" in caption
     entry = widget.game_review["entries"][0]
-    assert entry["chance"]["text"] == "50% of 2 sampled stocks win (9–91%)"
+    assert entry["chance"]["text"] == f"50% of 2 sampled stocks win (9–91%) {SEEING}"
     assert "the solver (which knows the stock): winnable" in entry["words"]
 
 
