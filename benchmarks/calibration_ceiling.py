@@ -79,28 +79,37 @@ def rollouts(position: Game, count: int, seed: int) -> int:
     return wins
 
 
+def ceiling(rollouts: np.ndarray, wins: np.ndarray, won: np.ndarray) -> tuple[float, float]:
+    """The floor of the Brier score (the unbiased mean of p(1 - p) from ``wins`` of
+    ``rollouts`` games at each position) and the ceiling of the Brier skill against the base
+    rate of ``won`` (how the positions' own games ended).
+
+    >>> ceiling(np.array([4, 4]), np.array([0, 4]), np.array([0, 1]))  # outcomes foreseeable
+    (0.0, 1.0)
+    >>> ceiling(np.array([2, 2]), np.array([1, 1]), np.array([0, 1]))  # a coin each time
+    (0.5, -1.0)
+    """
+    floor = float(np.mean(wins * (rollouts - wins) / (rollouts * (rollouts - 1))))
+    base = float(won.mean() * (1 - won.mean()))
+    return floor, 1 - floor / base
+
+
 def report(path: Path, draws: int = 2_000) -> None:
     with path.open(newline="") as handle:
         rows = list(csv.DictReader(handle))
     k = np.array([int(r["rollouts"]) for r in rows])
     w = np.array([int(r["rollout_wins"]) for r in rows])
     won = np.array([int(r["won"]) for r in rows])
-    floor = w * (k - w) / (k * (k - 1))
     rng = np.random.default_rng(0)
-
-    def skill(index: np.ndarray) -> float:
-        base = won[index].mean() * (1 - won[index].mean())
-        return float(1 - floor[index].mean() / base)
-
-    boots = [skill(rng.integers(0, len(rows), len(rows))) for _ in range(draws)]
+    boots = [ceiling(k[i], w[i], won[i])[1] for i in rng.integers(0, len(rows), (draws, len(rows)))]
     low, high = np.percentile(boots, [2.5, 97.5])
+    floor, skill = ceiling(k, w, won)
     print(f"{path.name}: {len(rows)} positions with cards hidden, {int(k.sum())} honest games")
     print(f"  games won from them (the players' own): {won.mean():.3f}; rollouts won: "
           f"{w.sum() / k.sum():.3f}")
-    print(f"  Brier floor (mean p(1-p)): {floor.mean():.4f}; base rate's: "
+    print(f"  Brier floor (mean p(1-p)): {floor:.4f}; base rate's: "
           f"{won.mean() * (1 - won.mean()):.4f}")
-    print(f"  ceiling of the Brier skill: {skill(np.arange(len(rows))):.3f} "
-          f"(95% bootstrap {low:.3f}-{high:.3f})")
+    print(f"  ceiling of the Brier skill: {skill:.3f} (95% bootstrap {low:.3f}-{high:.3f})")
 
 
 def main(argv: list[str] | None = None) -> int:
