@@ -4,17 +4,14 @@ prints, on made-up data whose true chances are known."""
 from __future__ import annotations
 
 import csv
-import importlib.util
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "calibration.py"
-spec = importlib.util.spec_from_file_location("calibration", PATH)
-assert spec is not None and spec.loader is not None
-calibration = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(calibration)
+from tests.benchmark_scripts import load
+
+calibration = load("calibration")
 
 
 def made_up(n: int = 4000, seed: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

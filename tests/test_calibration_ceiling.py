@@ -3,16 +3,11 @@ position is unbiased, so the ceiling of the skill it prints is the true chance's
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 
-PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "calibration_ceiling.py"
-spec = importlib.util.spec_from_file_location("calibration_ceiling", PATH)
-assert spec is not None and spec.loader is not None
-ceiling_module = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(ceiling_module)
+from tests.benchmark_scripts import load
+
+ceiling_module = load("calibration_ceiling")
 
 
 def test_six_games_a_position_estimate_the_true_chance_s_brier_score_and_skill():

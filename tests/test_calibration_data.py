@@ -4,22 +4,17 @@ interrupted run resumes."""
 from __future__ import annotations
 
 import csv
-import importlib.util
 import sys
-from pathlib import Path
 
 import pytest
 
 from milligan_widget import Game
 from milligan_widget.analysis.features import buried_low
 from milligan_widget.analysis.sampling import visible_view
+from tests.benchmark_scripts import load
 from tests.staging import stage
 
-PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "calibration_data.py"
-spec = importlib.util.spec_from_file_location("calibration_data", PATH)
-assert spec is not None and spec.loader is not None
-data = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(data)
+data = load("calibration_data")
 
 
 def test_buried_low_cards_are_counted_with_the_cards_on_them():
