@@ -36,6 +36,9 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+import calibration_data  # noqa: E402
 
 from milligan_widget import Game, strategy  # noqa: E402
 from milligan_widget.analysis.sampling import determinize, visible_view  # noqa: E402
@@ -48,16 +51,12 @@ MOVES = 1_000  #: a game ends long before (it cannot walk back)
 def positions(rules: str, count: int, seed: int = 32) -> list[tuple[int, int, bool, Game]]:
     """``count`` positions with cards hidden, (deal, ply, won, position), drawn evenly at random
     from the kept games' positions."""
-    found: list[tuple[int, int, bool, Game]] = []
-    with (RESULTS / f"calibration-{rules}-games.csv").open(newline="") as handle:
-        for row in csv.DictReader(handle):
-            if row["rules"] != rules:
-                continue
-            game = Game.new(int(row["deal"]), rules)
-            for ply, move in enumerate(row["moves"].split()):
-                if visible_view(game).hidden:
-                    found.append((int(row["deal"]), ply, row["won"] == "1", game.copy()))
-                game.play(move)
+    path = RESULTS / f"calibration-{rules}-games.csv"
+    found = [
+        (deal, ply, won, game.copy())
+        for deal, won, ply, game in calibration_data.replayed(path, rules)
+        if visible_view(game).hidden
+    ]
     random.Random(seed).shuffle(found)
     return found[:count]
 

@@ -120,6 +120,21 @@ def append(path: Path, rows: list[Row], fields: list[str] = FIELDS) -> None:
         writer.writerows(rows)
 
 
+def replayed(path: Path, rules: str) -> Iterator[tuple[int, bool, int, Game]]:
+    """Every position of the games of ``rules`` kept in ``path`` (a ``-games.csv``), before
+    each move: (deal, won, ply, the game there). The game is one object per game, played on
+    after each yield: copy it to keep it."""
+    with path.open(newline="") as handle:
+        for row in csv.DictReader(handle):
+            if row["rules"] != rules:
+                continue
+            deal, won = int(row["deal"]), row["won"] == "1"
+            game = Game.new(deal, rules)
+            for ply, move in enumerate(row["moves"].split()):
+                yield deal, won, ply, game
+                game.play(move)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rules", default="classic")

@@ -17,7 +17,6 @@ Run:  python benchmarks/calibration_inputs.py [--rules classic] [--every 10]
 from __future__ import annotations
 
 import argparse
-import csv
 import random
 import sys
 from pathlib import Path
@@ -29,6 +28,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
 import calibration  # noqa: E402
+import calibration_data  # noqa: E402
 
 from milligan_widget import Game  # noqa: E402
 from milligan_widget.analysis import Limit, SamplingEvaluator, Seen  # noqa: E402
@@ -67,18 +67,11 @@ def measured(game: Game) -> tuple[tuple[float, ...], tuple[float, float], tuple[
 
 def rows(path: Path, rules: str, every: int) -> list[tuple[int, int, bool, tuple]]:
     """(deal, won, opening, measured) for each position kept."""
-    found = []
-    with path.open(newline="") as handle:
-        for game_row in csv.DictReader(handle):
-            if game_row["rules"] != rules:
-                continue
-            deal, won = int(game_row["deal"]), int(game_row["won"])
-            game = Game.new(deal, rules)
-            for ply, move in enumerate(game_row["moves"].split()):
-                if ply % every == 0 and visible_view(game).hidden:
-                    found.append((deal, won, ply == 0, measured(game)))
-                game.play(move)
-    return found
+    return [
+        (deal, int(won), ply == 0, measured(game))
+        for deal, won, ply, game in calibration_data.replayed(path, rules)
+        if ply % every == 0 and visible_view(game).hidden
+    ]
 
 
 def scored(x: np.ndarray, won: np.ndarray, deal: np.ndarray, opening: np.ndarray) -> str:
