@@ -364,3 +364,19 @@ def test_the_hint_says_what_careful_play_keeps_where_the_rules_have_a_calibrated
     classic = honest_hint(Game.new(98), **options).reason
     assert re.search(r"; careful play keeps about \d+% after it$", classic)
     assert "careful play" not in honest_hint(Game.new(98, "milligan-harp"), **options).reason
+
+
+def test_the_careful_words_of_a_seeded_hint_draw_on_the_hint_s_seed(monkeypatch):
+    """``seed`` fixes everything the hint samples: its plan and its closing words."""
+    from milligan_widget.analysis import hint as hint_module
+
+    seeds: list[int | None] = []
+    real = hint_module.evaluator_for
+
+    def evaluator_for(rules, seed=None):
+        seeds.append(seed)
+        return real(rules, seed)
+
+    monkeypatch.setattr(hint_module, "evaluator_for", evaluator_for)
+    honest_hint(Game.new(98), samples=4, node_limit=3_000, seed=5)
+    assert seeds == [5]

@@ -221,13 +221,17 @@ def honest_hint(
         return _open_hint(game, limit, stop)
     plan = honest_plan(game, samples, time_limit, node_limit, seed, stop)
     moves = plan.best.line.all_moves or fallback_line(game, plan.seed)
-    return Hint(moves[0], plan.reason() + _careful(game, moves, limit, stop), "honest", UNKNOWN)
+    careful = _careful(game, moves, limit, seed, stop)
+    return Hint(moves[0], plan.reason() + careful, "honest", UNKNOWN)
 
 
-def _careful(game: Game, line: Sequence[Move], limit: Limit, stop: Stop | None) -> str:
+def _careful(
+    game: Game, line: Sequence[Move], limit: Limit, seed: int | None, stop: Stop | None
+) -> str:
     """Where the rules have a calibrated chance, what careful play keeps after ``line``
-    (weighed on the sampled rows its deal could bring), in words; else nothing."""
-    evaluator = evaluator_for(game.rules)
+    (weighed on the sampled rows its deal could bring, from ``seed`` as the plan's), in
+    words; else nothing."""
+    evaluator = evaluator_for(game.rules, seed)
     if not isinstance(evaluator, CalibratedEvaluator):
         return ""
     p = evaluator.where_lines_end(Seen.of(game), [line], limit, stop)[0][0]

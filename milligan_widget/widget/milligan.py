@@ -156,7 +156,7 @@ class MilliganWidget(anywidget.AnyWidget):
         table.card.peek = table.card.peek or bool(peek)  # a game saved peeking stays so
         self.winnable_time = winnable_time
         table.assistant.indicator.on = bool(check_winnable)
-        table.assistant.coach.on = _checked_bool(coach, "coach")
+        table.assistant.coach.switch(_checked_bool(coach, "coach"))
         self._playing, self._lessons = Playing(table), Lessons(table)
         self._viewer, self._helping = Viewer(table), Helping(table)
         self._keeping = Keeping(table, SaveFolder())
@@ -661,6 +661,7 @@ class MilliganWidget(anywidget.AnyWidget):
     @_locked
     def _on_custom_msg(self, _widget: Any, content: Any, _buffers: Any = None) -> None:
         """Handle one request from the front end; never raises."""
+        self._table.assistant.way.claim()  # the background jobs give way to it
         try:
             self._handle(content)
         except requests.RequestError as exc:

@@ -353,18 +353,23 @@ class Table:
         panel = self.mode.panel() if panel_changed else None
         analysis = self.assistant.fresh_analysis()
         review = self.assistant.reviewer.fresh()
-        self._send(Frame(view, rules, panel, files, statistics, analysis, review))
+        self._out(Frame(view, rules, panel, files, statistics, analysis, review))
         self._keep()
 
     def show_analysis(self, analysis: Data) -> None:
         """Send a new analysis alone (a solver's verdict came in, nothing else changed)."""
         if not self.closed:
-            self._send(Frame(analysis=analysis))
+            self._out(Frame(analysis=analysis))
 
     def show_review(self, review: Data) -> None:
         """Send the review's progress alone (one more move reviewed)."""
         if not self.closed:
-            self._send(Frame(game_review=review))
+            self._out(Frame(game_review=review))
+
+    def _out(self, frame: Frame) -> None:
+        """Send ``frame``: the background jobs give way while it goes out."""
+        self.assistant.way.claim()
+        self._send(frame)
 
     def bookkeeping(self, message: str, kind: str) -> tuple[str, str, float | None]:
         """What a change entails before it is shown: the solver stops working on positions

@@ -10,13 +10,14 @@ import os
 import re
 import sys
 import threading
+import time
 from typing import Any
 
 import pytest
 
 from milligan_widget import Game, IllegalMoveError, Move, strategy
 from milligan_widget.widget import MilliganWidget
-from milligan_widget.widget.assistant.jobs import BACKGROUND_NICE
+from milligan_widget.widget.assistant.jobs import BACKGROUND_NICE, RIGHT_OF_WAY
 from tests.widget.simulate import (
     MAX_BYTES_PER_MOVE,
     Browser,
@@ -176,6 +177,27 @@ def test_the_indicator_checks_at_a_lower_priority_than_the_kernel_s_thread(monke
     assert widget.wait(10) and widget.analysis["state"] == "unknown"
     assert niceness == [BACKGROUND_NICE]
     assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == kernel
+
+
+def test_the_indicator_s_search_gives_way_to_the_player_s_requests(monkeypatch) -> None:
+    """With peek off and on, the checker's solver waits at its next look at ``stop`` while a
+    request is handled and its frame goes out (measured: benchmarks/widget.py --honest)."""
+    from milligan_widget.search import solver
+
+    monkeypatch.setattr(RIGHT_OF_WAY, "seconds", 0.3)
+    waited: list[float] = []
+
+    def solve(game: Game, time_limit: float = 10.0, node_limit=None, stop=None):
+        RIGHT_OF_WAY.claim()  # a request came in meanwhile
+        start = time.monotonic()
+        stop()
+        waited.append(time.monotonic() - start)
+        return solver.SolveResult("unknown")
+
+    monkeypatch.setattr(solver, "solve", solve)
+    widget = MilliganWidget(peek=True, seed=8, check_winnable=True)
+    assert widget.wait(10) and widget.analysis["state"] == "unknown"
+    assert len(waited) == 1 and waited[0] >= 0.25
 
 
 @pytest.mark.parametrize("request_", [{"type": "winnable"}, {"type": "winnable", "on": 1}])

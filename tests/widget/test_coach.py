@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from milligan_widget.analysis.cache import Chances
 from milligan_widget.studies.stats import Stats
 from milligan_widget.widget import MilliganWidget
 from milligan_widget.widget.assistant import HonestBudget
-from milligan_widget.widget.assistant.jobs import BACKGROUND_NICE
+from milligan_widget.widget.assistant.jobs import BACKGROUND_NICE, RIGHT_OF_WAY
 from milligan_widget.widget.modes import ModeError
 from tests.test_judge import jacks
 from tests.widget.simulate import Browser, _lesson_widget, _move
@@ -213,3 +214,51 @@ def test_the_coach_judges_at_a_lower_priority_than_the_kernel_s_thread(monkeypat
     assert niceness == [BACKGROUND_NICE]
     assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == kernel
     widget.close()
+
+
+def test_the_coach_s_search_gives_way_to_the_player_s_requests(monkeypatch) -> None:
+    """While a request is handled and its frame goes out, and a moment after, the coach's
+    search waits at its next look at ``stop`` (measured: benchmarks/widget.py --coach)."""
+    import milligan_widget.widget.assistant.coach as coach_module
+
+    monkeypatch.setattr(RIGHT_OF_WAY, "seconds", 0.4)
+    looks: list[float] = []
+    searching = threading.Event()
+
+    def search(before, move, evaluator, limit, ply, stop):  # looks at stop() for 1.2 s
+        searching.set()
+        end = time.monotonic() + 1.2
+        while time.monotonic() < end:
+            stop()
+            looks.append(time.monotonic())
+            time.sleep(0.005)
+
+    monkeypatch.setattr(coach_module, "judge_move", search)
+    widget = coached()
+    started = time.monotonic()
+    widget.play("1>f")
+    assert searching.wait(10) and looks[0] - started >= 0.35  # the move's frame went first
+    time.sleep(0.2)
+    asked = time.monotonic()
+    Browser(widget).request({"type": "move", "source": "c1", "target": "f", "count": 1})
+    assert widget.wait(10)
+    after = [look for look in looks if look > asked]
+    assert after and after[0] - asked >= 0.35
+    assert any(look < asked for look in looks[1:])  # it searched between the two
+
+
+def test_a_request_claims_the_right_of_way_before_it_is_handled(monkeypatch) -> None:
+    from milligan_widget.widget import requests
+
+    claimed: list[bool] = []
+    parse = requests.parse
+
+    def parse_and_look(*args, **kwargs):
+        claimed.append(RIGHT_OF_WAY._until > time.monotonic())
+        return parse(*args, **kwargs)
+
+    monkeypatch.setattr(requests, "parse", parse_and_look)
+    widget = coached(coach=False)
+    monkeypatch.setattr(RIGHT_OF_WAY, "_until", 0.0)  # the welcome's frame claimed it
+    Browser(widget).request({"type": "undo"})
+    assert claimed == [True]

@@ -40,6 +40,7 @@ from milligan_widget.widget.assistant.hints import HINT_TIME, Hints
 from milligan_widget.widget.assistant.honesty import HonestBudget
 from milligan_widget.widget.assistant.indicator import WINNABLE_TIME, Indicator
 from milligan_widget.widget.assistant.jobs import (
+    RIGHT_OF_WAY,
     Host,
     Job,
     Key,
@@ -74,8 +75,12 @@ class Assistant:
         self.host = host
         self._lock = host.lock  # for @locked
         self.workers = Workers(host.lock)
-        self.indicator = Indicator(host.lock, self._remember, self.update_analysis, host.log)
-        self.coach = Coach(host.lock, self.update_analysis, host.log)
+        #: The player's requests first: the coach and the indicator give way to them.
+        self.way = RIGHT_OF_WAY
+        self.indicator = Indicator(
+            host.lock, self._remember, self.update_analysis, host.log, self.way
+        )
+        self.coach = Coach(host.lock, self.update_analysis, host.log, self.way)
         self.line = NO_LINE  # the win remembered for the game on show
         self.analysis: dict[str, Any] = dict(NO_ANALYSIS)
         self.hints = Hints(host, self.workers, self._remember, hint_time)

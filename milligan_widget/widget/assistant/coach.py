@@ -18,7 +18,6 @@ for another game). A judgement for a move no longer in the game is stopped and d
 from __future__ import annotations
 
 import threading
-import time
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -27,14 +26,12 @@ from milligan_widget.analysis import Limit
 from milligan_widget.analysis.judge import Judgement, judge_move
 from milligan_widget.engine import Game, Move
 from milligan_widget.widget.assistant.honesty import HonestBudget
-from milligan_widget.widget.assistant.jobs import Workers, run_in_background
+from milligan_widget.widget.assistant.jobs import RightOfWay, Workers, run_in_background
 from milligan_widget.widget.lock import WidgetLock
 
 #: Seconds a judgement may take at most (a safety net, as Hint's: the node limit ends it
 #: well before on an idle machine, so the same move gets the same judgement).
 COACH_TIME = 2.5
-#: Seconds the coach waits before it judges: the move's frame goes out first.
-GRACE = 0.05
 #: Seconds the coach's thread waits for the next move before it ends: a thread started for
 #: each move would hold up the move's request while it starts (a few ms on a busy machine).
 IDLE = 30.0
@@ -46,14 +43,16 @@ Task = tuple[int, int, Game, Move]
 
 class Coach:
     """The coach of one widget. ``changed()`` is called (holding the lock) when a judgement
-    comes in."""
+    comes in; the coach gives ``way`` to the player's requests."""
 
-    def __init__(self, lock: WidgetLock, changed: Callable[[], None], log: Any) -> None:
+    def __init__(
+        self, lock: WidgetLock, changed: Callable[[], None], log: Any, way: RightOfWay
+    ) -> None:
         self.on = False
         self.honest = HonestBudget()
         self.seconds = COACH_TIME
         self.log: list[Judgement] = []  # the judgements of the game followed, by ply
-        self._lock, self._changed, self._logger = lock, changed, log
+        self._lock, self._changed, self._logger, self._way = lock, changed, log, way
         self._workers = Workers(lock)
         self._tasks: deque[Task] = deque()
         self._game: Game | None = None  # the game whose moves are judged
@@ -159,18 +158,12 @@ class Coach:
             task = self._judging = self._tasks.popleft()
             limit = self.limit
         _, ply, before, move = task
-        time.sleep(GRACE)
+        self._way.give_way()  # the move's frame goes out first
         judged = None
-        if not self._stale(task):
+        if not self._stale_now(task):
             try:
-                judged = judge_move(
-                    before,
-                    move,
-                    self.honest.evaluator(before.rules),
-                    limit,
-                    ply,
-                    self._stopper(task),
-                )
+                evaluator = self.honest.evaluator(before.rules)
+                judged = judge_move(before, move, evaluator, limit, ply, self._stopper(task))
             except Exception:
                 self._logger.exception("MilliganWidget coach failed to judge %s", move)
         with self._lock:
@@ -180,14 +173,19 @@ class Coach:
                 self._changed()
         return True
 
+    def _stale_now(self, task: Task) -> bool:
+        with self._lock:
+            return self._stale(task)
+
     def _stopper(self, task: Task) -> Callable[[], bool]:
-        """The solver's ``stop`` for ``task`` (asked every few hundred positions): it takes
-        the widget's lock, so a judgement waits while a move is being handled and shown (the
-        player's request is never slowed by the coach's work), and says if it is stale."""
+        """The solver's ``stop`` for ``task`` (asked every few hundred positions): it gives way
+        to the player's requests and takes the widget's lock, so a judgement waits while a
+        move is being handled and shown (the player's request is never slowed by the coach's
+        work), and says if it is stale."""
 
         def stop() -> bool:
-            with self._lock:
-                return self._stale(task)
+            self._way.give_way()
+            return self._stale_now(task)
 
         return stop
 

@@ -20,7 +20,6 @@ stopped and its result dropped.
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -32,6 +31,7 @@ from milligan_widget.widget.assistant.honesty import HonestBudget
 from milligan_widget.widget.assistant.jobs import (
     Job,
     Key,
+    RightOfWay,
     Workers,
     check_seconds,
     run_in_background,
@@ -42,15 +42,12 @@ from milligan_widget.widget.lock import WidgetLock
 WINNABLE_TIME = 3.0  # seconds the solver has for each check
 CHANCE = "chance"  # the state of an honest verdict: the chance to win, in ``why``
 IDLE = 30.0  # seconds an idle checker thread waits for work before it ends
-#: seconds the honest check waits before it starts sampling: the move's frame goes out first
-#: (sampling in Python competes for the interpreter with the kernel sending it: measured with
-#: benchmarks/widget.py --honest, drop -> DOM took 1.95x the floor without this pause)
-GRACE = 0.05
 
 
 class Indicator:
     """The background checker. ``remember(job, game, moves)`` keeps a win a check found;
-    ``changed()`` is called (holding the lock) when a verdict is in."""
+    ``changed()`` is called (holding the lock) when a verdict is in; the checker gives ``way``
+    to the player's requests."""
 
     def __init__(
         self,
@@ -58,12 +55,13 @@ class Indicator:
         remember: Callable[[Job, Game, tuple[Any, ...]], None],
         changed: Callable[[], None],
         log: Any,
+        way: RightOfWay,
     ) -> None:
         self.on = False
         self.peek = False  # the solver's verdict (it knows the stock), else the honest chance
         self.honest = HonestBudget()
         self.seconds = WINNABLE_TIME
-        self._lock, self._log = lock, log
+        self._lock, self._log, self._way = lock, log, way
         self._workers = Workers(lock)  # the checker's thread: apart, as it idles between checks
         self._remember, self._changed = remember, changed
         self._wake = threading.Condition(lock.rlock)
@@ -160,13 +158,8 @@ class Indicator:
         """The honest chance to win ``game`` from what its player sees (from the one cache of
         chances: a position weighed before is not weighed again), stopped once
         ``generation`` is stale."""
-        budget = self.honest
-
-        def stale() -> bool:
-            return generation != self._generation
-
-        time.sleep(GRACE)
-        if stale():
+        budget, stale = self.honest, self._stopper(generation)
+        if stale():  # the move's frame goes out first
             return solver.UNKNOWN, ""  # dropped: the position changed meanwhile
         try:
             seen, limit = analysis.Seen.of(game, line=False), budget.limit(seconds)
@@ -176,13 +169,21 @@ class Indicator:
             return solver.UNKNOWN, "the chance could not be weighed: see the log"
         return CHANCE, str(chance)
 
+    def _stopper(self, generation: int) -> Callable[[], bool]:
+        """The solver's ``stop`` for a check of ``generation`` (asked every few hundred
+        positions): it gives way to the player's requests, and says if the check is stale."""
+
+        def stale() -> bool:
+            self._way.give_way()
+            return generation != self._generation
+
+        return stale
+
     def _check(self, generation: int, game: Game, job: Job, seconds: float) -> tuple[str, str]:
         """The solver's verdict on ``game`` and why (remembering a win), stopped once
         ``generation`` is stale."""
         try:
-            result = solver.solve(
-                game, time_limit=seconds, stop=lambda: generation != self._generation
-            )
+            result = solver.solve(game, time_limit=seconds, stop=self._stopper(generation))
         except Exception:
             self._log.exception("MilliganWidget winnable check failed")
             return solver.UNKNOWN, "the solver failed: see the log"
