@@ -105,9 +105,26 @@ def centre(box: dict[str, float], dy: float | None = None) -> tuple[float, float
     return box["x"] + box["width"] / 2, y
 
 
-def press(page: Any, card: Any, grip: tuple[float, float] = (0.5, 12)) -> tuple[float, float]:
-    """Press the mouse on ``card``: ``grip`` is (fraction of its width, px from its top)."""
+TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
+def settled_box(card: Any) -> Any:
+    """``card``'s box once the layout holds still (alike in two frames running): a panel of
+    the host collapsing, or a scroll, may still be moving it when a test goes on."""
     box = card.bounding_box()
+    for _ in range(30):
+        card.page.evaluate(TWO_FRAMES)
+        again = card.bounding_box()
+        if again == box:
+            break
+        box = again
+    return box
+
+
+def press(page: Any, card: Any, grip: tuple[float, float] = (0.5, 12)) -> tuple[float, float]:
+    """Press the mouse on ``card`` where it is once the layout holds still: ``grip`` is
+    (fraction of its width, px from its top)."""
+    box = settled_box(card)
     x, y = box["x"] + box["width"] * grip[0], box["y"] + grip[1]
     page.mouse.move(x, y)
     page.mouse.down()
