@@ -90,15 +90,16 @@ def face_up(state: dict, col: int) -> list[str]:
 
 def player_key(game: Game) -> tuple:
     """docs/rules.md §2.8's notion of "the same position", computed independently of the engine:
-    column order, the order of same-suit foundations and of cells do not matter."""
+    column order, the order of same-suit foundations and of cells do not matter; face-down
+    cards count by the column they lie in, not by what they are."""
     heights: dict[str, list[int]] = {s: [] for s in SUIT_ORDER}
     for suit, pile in zip(game.foundation_suits, game.foundations, strict=True):
         heights[suit].append(len(pile))
     return (
         tuple(
             sorted(
-                (tuple(str(c) for c in col), down)
-                for col, down in zip(game.tableau, game.face_down, strict=True)
+                (tuple(str(c) for c in col[down:]), down, i if down else -1)
+                for i, (col, down) in enumerate(zip(game.tableau, game.face_down, strict=True))
             )
         ),
         tuple(tuple(sorted(heights[s])) for s in SUIT_ORDER),

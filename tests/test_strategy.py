@@ -127,6 +127,28 @@ def test_strategies_only_play_legal_moves_and_never_repeat_a_position():
             seen.add(key)
 
 
+@pytest.mark.parametrize("deal", [1, 4])
+def test_the_honest_player_never_walks_back_where_cards_lie_face_down(deal):
+    """In Milligan Yukon the honest player used to shuffle a group back and forth until the
+    move cap: its samples' greedy did not know the line of play, which was left out where
+    cards lie face down (the positions' keys read them). Keys now tell face-down cards apart
+    by their column, so the line is seen, and the player goes forward."""
+    from milligan_widget.strategy import honest
+
+    game, player = Game.new(deal, "milligan-yukon"), honest(samples=2, node_limit=2_000)
+    seen = {player_key(game)}
+    while not game.is_over and len(game.history) < 150:
+        move = player(game)
+        if move is None:
+            break
+        game.play(move)
+        if move.is_deal:
+            seen = set()
+        key = player_key(game)
+        assert key not in seen, f"{move} returns to an earlier position (ply {game.ply})"
+        seen.add(key)
+
+
 # ----------------------------------------------------------------------------- hints
 
 

@@ -108,8 +108,8 @@ def _check_seconds(value: Any) -> None:
 
 @dataclass(frozen=True)
 class Seen:
-    """A position as its player sees it: the :class:`.sampling.VisibleView` and, where nothing
-    lies face down, the positions of the line of play since the last deal (a hint must not
+    """A position as its player sees it: the :class:`.sampling.VisibleView` and the positions
+    of the line of play since the last deal, as a player tells them apart (a hint must not
     lead back to one: the honesty invariant counts the line as seen). Built by :meth:`of`."""
 
     view: VisibleView
@@ -120,7 +120,7 @@ class Seen:
         """What ``game``'s player sees (``line=False``: the position alone, for a chance,
         which the line does not change)."""
         view = visible_view(game)
-        if not line or any(view.face_down):  # face-down cards would be read in the keys
+        if not line:
             return cls(view)
         return cls(view, tuple(sorted(game.line_keys())))
 

@@ -120,6 +120,7 @@ def candidate_lines(
     start: tuple[Move, ...] = ()
     frontier = [(-position_score(probe), 0, start, probe)]
     seen, count = set(seen) | {probe.position_key()}, 1
+    greedy_line = _greedy_line(probe, reveal_end, frozenset(seen))
     for _ in range(explore):
         if not frontier:
             break
@@ -139,12 +140,13 @@ def candidate_lines(
             heapq.heappush(frontier, (-score, count, (*line, move), child))
     best = [Line(moves, reveal_end) for _, _, moves in heapq.nlargest(width, quiet)]
     return _unique(
-        [_greedy_line(probe, reveal_end), Line((), reveal_end), *best, *reveals[:REVEALS]]
+        [greedy_line, Line((), reveal_end), *best, *reveals[:REVEALS]]
     )
 
 
-def _greedy_line(probe: Game, reveal_end: Move | None) -> Line:
-    """The moves greedy plays from ``probe`` until it would deal or turn up a card."""
+def _greedy_line(probe: Game, reveal_end: Move | None, seen: frozenset[PositionKey]) -> Line:
+    """The moves greedy plays from ``probe`` until it would deal, turn up a card or go back
+    to a position ``seen`` (the line of play's: greedy on a sampled stock does not know it)."""
     game, moves = probe.copy(), list[Move]()
     for _ in range(200):
         move = greedy(game) if game.status == "playing" else None
@@ -154,6 +156,8 @@ def _greedy_line(probe: Game, reveal_end: Move | None) -> Line:
         game.play(move)
         if sum(game.face_down) < down:
             return Line(tuple(moves), move)
+        if game.position_key() in seen:
+            break
         moves.append(move)
     return Line(tuple(moves), reveal_end if game.can_deal else None)
 
@@ -241,12 +245,17 @@ def _careful(
 def fallback_line(game: Game, seed: int | None = None) -> tuple[Move, ...]:
     """Greedy's move where no candidate moves at all (the stock is empty, nothing can turn
     up): chosen on a determinization (from ``seed``, else from what the player sees), as
-    greedy would weigh a card it turns up."""
+    greedy would weigh a card it turns up, and never back into the line of play."""
     seen = Seen.of(game)
     rng = random.Random(seen.seed("fallback") if seed is None else seed)
     probe = determinize(seen.view, rng) if seen.view.hidden else game
     move = greedy(probe)
-    return (move,) if move is not None else tuple(game.legal_moves[:1])
+    # Greedy on the sampled stock does not know the line of play: never back into it (the
+    # positions are compared without reading a hidden card).
+    useful = game.new_position_moves()
+    if move is not None and (move.is_deal or str(move) in map(str, useful)):
+        return (move,)
+    return tuple(useful[:1]) or tuple(game.legal_moves[:1])
 
 
 def _open_hint(game: Game, limit: Limit, stop: Stop | None) -> Hint:

@@ -15,7 +15,7 @@ The engine interface (:attr:`Position.column_codes`) gives the plain codes, and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from .cards import CARDS, SUIT_NAMES, cards_text
@@ -164,10 +164,15 @@ class Position:
 
     def position_key(self) -> PositionKey:
         """A key equal for positions a player cannot tell apart: column order, the order of
-        same-suit foundations and of cells do not matter."""
+        same-suit foundations and of cells do not matter. Face-down cards are told apart by
+        the column they lie in, never by what they are (they never move, so within a game
+        that is the same, and the key reads nothing hidden)."""
         found = self._found
+        cols: Iterable[Sequence[int]] = self._cols
+        if self._flips:
+            cols = ([c if c < HIDDEN else -1 - i for c in col] for i, col in enumerate(cols))
         return (
-            tuple(sorted(map(tuple, self._cols))),
+            tuple(sorted(map(tuple, cols))),
             tuple(tuple(sorted(found[p] for p in piles)) for piles in self._fpiles),
             len(self._deck) - self._pos,
             tuple(self._reserve),
