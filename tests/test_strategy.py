@@ -109,22 +109,27 @@ def test_greedy_is_deterministic():
     assert one.history == two.history
 
 
+def play_forward(game: Game, strategy, moves: int) -> None:
+    """Play ``strategy`` up to ``moves`` moves, checking that each is legal and that it never
+    walks back into a position of the current line."""
+    seen = {player_key(game)}
+    while not game.is_over and len(game.history) < moves:
+        move = strategy(game)
+        if move is None:
+            break
+        assert game.explain(move) is None
+        game.play(move)
+        if move.is_deal:
+            seen = set()
+        key = player_key(game)
+        assert key not in seen, f"{move} returns to an earlier position (ply {game.ply})"
+        seen.add(key)
+
+
 def test_strategies_only_play_legal_moves_and_never_repeat_a_position():
     """The built-in strategies never walk back into a position of the current line."""
     for strategy in (greedy, random_player(random.Random(3))):
-        game = Game.new(8)
-        seen = {player_key(game)}
-        while not game.is_over and len(game.history) < 500:
-            move = strategy(game)
-            if move is None:
-                break
-            assert game.explain(move) is None
-            game.play(move)
-            if move.is_deal:
-                seen = set()
-            key = player_key(game)
-            assert key not in seen, f"{move} returns to an earlier position"
-            seen.add(key)
+        play_forward(Game.new(8), strategy, 500)
 
 
 @pytest.mark.parametrize("deal", [1, 4])
@@ -135,18 +140,7 @@ def test_the_honest_player_never_walks_back_where_cards_lie_face_down(deal):
     by their column, so the line is seen, and the player goes forward."""
     from milligan_widget.strategy import honest
 
-    game, player = Game.new(deal, "milligan-yukon"), honest(samples=2, node_limit=2_000)
-    seen = {player_key(game)}
-    while not game.is_over and len(game.history) < 150:
-        move = player(game)
-        if move is None:
-            break
-        game.play(move)
-        if move.is_deal:
-            seen = set()
-        key = player_key(game)
-        assert key not in seen, f"{move} returns to an earlier position (ply {game.ply})"
-        seen.add(key)
+    play_forward(Game.new(deal, "milligan-yukon"), honest(samples=2, node_limit=2_000), 150)
 
 
 # ----------------------------------------------------------------------------- hints
