@@ -105,15 +105,12 @@ def centre(box: dict[str, float], dy: float | None = None) -> tuple[float, float
     return box["x"] + box["width"] / 2, y
 
 
-TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
-
-
 def settled_box(card: Any) -> Any:
     """``card``'s box once the layout holds still (alike in two frames running): a panel of
     the host collapsing, or a scroll, may still be moving it when a test goes on."""
     box = card.bounding_box()
     for _ in range(30):
-        card.page.evaluate(TWO_FRAMES)
+        card.page.evaluate(NEXT_FRAMES)
         again = card.bounding_box()
         if again == box:
             break
