@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import os
@@ -57,6 +58,28 @@ def _twins(deal: int, rules: str, moves: list[str], keep: int) -> tuple[Game, Ga
     return game, twin
 
 
+def _still_hidden_twins(deal: int, rules: str, moves: list[str]) -> tuple[Game, Game]:
+    """The same deal and line of play twice, with two face-down cards that are still face
+    down after ``moves`` swapped: the line's positions look alike, the cards under them do not."""
+    deck = [str(card) for card in Game.new(deal, rules).deck]
+    game = Game.new(deal, rules)
+    for move in moves:
+        game.play(move)
+    down = sum(Game.new(deal, rules).face_down)
+    for a, b in itertools.combinations(range(down), 2):
+        other = list(deck)
+        other[a], other[b] = deck[b], deck[a]
+        twin = Game.from_deck(other, rules)
+        try:
+            for move in moves:
+                twin.play(move)
+        except ValueError:  # a swapped card was turned up and cannot take the move
+            continue
+        if deck[a] != deck[b] and visible_view(twin) == visible_view(game):
+            return game, twin
+    raise AssertionError("no two face-down cards stay hidden through these moves")
+
+
 CLASSIC = ("classic", 12, ["d"], 16)  # one row dealt; everything after the next row differs
 HARP = ("milligan-harp", 4, [], 0)  # the face-down cards and the stock differ
 
@@ -81,6 +104,18 @@ def test_honest_hints_depend_only_on_what_the_player_sees(case):
         twin, samples=4, seed=9, **FAST
     )
     assert len(plan.judged) > 2  # dealing now, the greedy line and others were judged
+
+
+def test_the_line_of_play_counts_under_face_down_cards_without_reading_them():
+    """Where cards lie face down the line of play is seen too (a hint must not lead back into
+    it; the honest player shuffled Yukon groups back and forth without it), and its positions
+    are compared without reading a face-down card: swapping two still hidden, the answers stay."""
+    game, twin = _still_hidden_twins(1, "milligan-yukon", ["5>4", "6>5", "4>6"])
+    assert game.column_codes != twin.column_codes
+    assert len(Seen.of(game).line) == 4 and Seen.of(game) == Seen.of(twin)
+    assert honest_hint(game, samples=4, seed=9, **FAST) == honest_hint(
+        twin, samples=4, seed=9, **FAST
+    )
 
 
 def test_a_review_s_honest_part_depends_only_on_what_the_player_sees():
