@@ -17,7 +17,8 @@ undo's check is left to finish before the next drop.
 With ``--coach`` the drops are timed with the live coach off and on, alternately, in one page
 (issue 34: a move's frame goes out first, the coach never holds play up). Each drop is made
 right after the second row is dealt from Python, so with the coach on it lands while the deal
-is being judged (the one cache of chances is emptied first, so every deal is judged afresh);
+is being judged (the one cache of chances is emptied first, so every deal is judged afresh):
+the card picked up asks the kernel to hold the search until its move (one more message up);
 then both moves are taken back and the judgements waited for. The figures are side by side, with the
 drops' ratio round by round.
 
@@ -240,6 +241,7 @@ def coached_drops(bench: Bench, rounds: int) -> dict[str, Any]:
     bench.kernel.eval(f"(widget.new_game(seed={move['seed']}), widget.play('d'), None)[-1]")
     bench.page.locator(".mw-root .mw-board").evaluate("el => el.scrollIntoView({block: 'center'})")
     drops: dict[bool, list[float]] = {False: [], True: []}
+    messages: dict[bool, set[int]] = {False: set(), True: set()}  # up per drop
     busy = 0  # rounds whose deal was still being judged once the drop had shown
     for i in range(2 * rounds + 2):  # the first pair warms up both paths
         coach = bool(i % 2)
@@ -249,9 +251,10 @@ def coached_drops(bench: Bench, rounds: int) -> dict[str, Any]:
         )
         bench.page.locator(f'.mw-root[data-rev="{rev}"]').wait_for()
         bench.page.wait_for_timeout(GAP_MS)  # the dealt row has landed, as a player sees it
-        elapsed, _, _ = bench.drop(move)
+        elapsed, up, _ = bench.drop(move)
         if i >= 2:
             drops[coach].append(elapsed)
+            messages[coach].add(len(up))
             busy += coach and not bench.kernel.eval("len(widget.coach_log)")
         bench.undo(moves=2)
     off, on = summary(drops[False]), summary(drops[True])
@@ -262,6 +265,9 @@ def coached_drops(bench: Bench, rounds: int) -> dict[str, Any]:
         "ratio_on_over_off": round(on["median"] / off["median"], 2),
         "deal_still_judged_after_the_drop": f"{busy} of {rounds}",
         "ratio_round_by_round": summary(ratios),
+        # With the coach judging, a card picked up asks the kernel to hold the search.
+        "messages_up_per_drop_coach_off": sorted(messages[False]),
+        "messages_up_per_drop_coach_on": sorted(messages[True]),
     }
 
 

@@ -192,7 +192,9 @@ class App {
   };
 
   onAnalysis = (): void => {
-    this.controls.setAnalysis(this.model.get("analysis") ?? { enabled: false, state: null });
+    const analysis = this.model.get("analysis") ?? { enabled: false, state: null };
+    this.controls.setAnalysis(analysis);
+    this.interaction.searching = analysis.state === "checking" || analysis.coach?.state === "judging";
   };
 
   onReview = (): void => {

@@ -107,6 +107,8 @@ export class Interaction {
   refusal: string | null = null;
   /** A move asked for from the keyboard: once played, the focus goes with the card. */
   private keyboardMove = false;
+  /** The kernel searches in the background (the coach judges, the indicator checks). */
+  searching = false;
 
   constructor(
     private readonly root: HTMLElement,
@@ -270,6 +272,7 @@ export class Interaction {
     if (this.refusal !== null) return this.say(this.refusal, "error");
     const grab = this.grabAt(at.pile, at.index);
     if (!grab) return;
+    this.holdTheSearch();
     this.press = { grab, cards: this.grabbedCards(grab), x: e.clientX, y: e.clientY, pointerId: e.pointerId };
     try {
       this.board.el.setPointerCapture(e.pointerId); // keep the drag when the pointer leaves
@@ -529,7 +532,15 @@ export class Interaction {
       this.keyboardMove = this.selected !== null && pile !== this.selected.source;
       return this.click(pile, index);
     }
-    this.select(this.grabAt(pile, index));
+    const grab = this.grabAt(pile, index);
+    if (grab) this.holdTheSearch();
+    this.select(grab);
+  }
+
+  /** A card picked up while the kernel searches: the search waits for its move, so the
+   * move's round trip has the processor to itself (milligan_widget/widget/assistant/jobs.py). */
+  private holdTheSearch(): void {
+    if (this.searching) this.send({ type: "hold" });
   }
 
   /** After a move made from the keyboard, put the focus on the card that moved. */

@@ -319,6 +319,6 @@ export type Request =
   | { type: "goto_step"; index: number }
   | { type: "solution" | "stop" | "think" | "review" }
   | { type: "winnable" | "peek" | "coach"; on: boolean }
-  | { type: "better" }
+  | { type: "better" | "hold" }
   | { type: "seek"; ply: number }
   | { type: "new"; seed: string | null; rules: string | null; difficulty: string | null };

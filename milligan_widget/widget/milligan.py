@@ -661,7 +661,7 @@ class MilliganWidget(anywidget.AnyWidget):
     @_locked
     def _on_custom_msg(self, _widget: Any, content: Any, _buffers: Any = None) -> None:
         """Handle one request from the front end; never raises."""
-        self._table.assistant.way.claim()  # the background jobs give way to it
+        self._table.assistant.way.request()  # the background jobs give way to it
         try:
             self._handle(content)
         except requests.RequestError as exc:
@@ -685,7 +685,7 @@ class MilliganWidget(anywidget.AnyWidget):
         count = len(mode.moves) if isinstance(mode, modes.Replay) else 0
         request = requests.parse(content, self.game, count, steps)
         table.require(request.kind)
-        if request.kind not in ("stop", "winnable", "peek", "coach", "stats", "review"):
+        if request.kind not in ("stop", "winnable", "peek", "coach", "stats", "review", "hold"):
             table.assistant.cancel_solution()  # the player takes over from the solution
         self._handlers()[request.kind](request)
 
@@ -721,4 +721,5 @@ class MilliganWidget(anywidget.AnyWidget):
             "goto_step": lambda r: lessons.goto_step(r.number),
             "seek": lambda r: viewer.step_to(r.number),
             "close": lambda _: lessons.stop_lesson() if self.lesson_run else viewer.stop_replay(),
+            "hold": lambda _: self._table.assistant.way.hold(),
         }

@@ -55,7 +55,7 @@ NOT_IN_PLAY = "That control belongs to a lesson or a replay."
 # The requests that belong to a lesson or the replay viewer, which play refuses.
 NOT_PLAY = ("next", "previous", "goto_step", "seek", "close")
 # All the replay viewer takes: it is watched, not played (and reviewed: Stop stops that).
-REPLAY_ONLY = ("seek", "close", "stats", "peek", "review", "stop")
+REPLAY_ONLY = ("seek", "close", "stats", "peek", "review", "stop", "hold")
 
 
 def refusal(mode: str, kind: str) -> str | None:

@@ -51,6 +51,7 @@ REQUEST_TYPES = (
     "open",  # open the save named ``name`` ({"name": "milligan-deal-8-….json"})
     "resume",  # take up the game auto-saved before ({"on": true}), or not ({"on": false})
     "review",  # review the game on show in the replay viewer (in the background; Stop stops it)
+    "hold",  # a card is picked up: the background searches wait for its move (changes nothing)
 )  # fmt: skip
 
 

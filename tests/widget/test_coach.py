@@ -247,6 +247,43 @@ def test_the_coach_s_search_gives_way_to_the_player_s_requests(monkeypatch) -> N
     assert any(look < asked for look in looks[1:])  # it searched between the two
 
 
+def test_a_card_held_holds_the_coach_s_search_until_its_move(monkeypatch) -> None:
+    """The front end asks for a hold when it picks a card up while the kernel searches: the
+    coach's search waits past a claim's length, and the next request (the move) ends it.
+    The hold itself changes nothing and sends nothing."""
+    import milligan_widget.widget.assistant.coach as coach_module
+
+    monkeypatch.setattr(RIGHT_OF_WAY, "seconds", 0.1)
+    monkeypatch.setattr(RIGHT_OF_WAY, "longest_hold", 30.0)
+    looks: list[float] = []
+    searching = threading.Event()
+
+    def search(before, move, evaluator, limit, ply, stop):  # looks at stop() for 2.5 s
+        searching.set()
+        end = time.monotonic() + 2.5
+        while time.monotonic() < end:
+            stop()
+            looks.append(time.monotonic())
+            time.sleep(0.005)
+
+    monkeypatch.setattr(coach_module, "judge_move", search)
+    widget = coached()
+    browser = Browser(widget)
+    widget.play("1>f")
+    assert searching.wait(10)
+    history = list(widget.game.history)
+    held = time.monotonic()
+    assert browser.request({"type": "hold"}) == []  # no frame
+    assert widget.game.history == history
+    time.sleep(0.8)
+    assert not [look for look in looks if held + 0.2 < look]  # held past the claim
+    played = time.monotonic()
+    browser.request({"type": "move", "source": "c1", "target": "f", "count": 1})
+    assert widget.wait(30)
+    after = [look for look in looks if look > played]
+    assert after and after[0] - played < 1.0  # the move ended the hold, not its 30 s
+
+
 def test_a_request_claims_the_right_of_way_before_it_is_handled(monkeypatch) -> None:
     from milligan_widget.widget import requests
 

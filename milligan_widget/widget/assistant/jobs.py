@@ -202,14 +202,19 @@ def run_in_background() -> bool:
 #: processor to itself (on two cores, a search beside it made a drop take 1.66x as long at
 #: niceness 10, and about 1.2x with this pause: benchmarks/widget.py --coach).
 GIVE_WAY = 0.05
+#: The longest a card held (picked up in the front end, not yet played) keeps them waiting:
+#: the front end asks for it when it picks a card up while the kernel searches, so the
+#: move's round trip starts on a free processor; the next request ends it.
+HOLD = 2.0
 
 
 class RightOfWay:
-    """The player's requests go first: the widget :meth:`claim` s the processor when a request
-    comes in and when a frame goes out, and a background job (the coach, the indicator)
-    :meth:`give_way` s at each of its solver's checks (every few hundred positions) until
-    :data:`GIVE_WAY` seconds have passed since. A search with a node limit finds the same
-    answer, a little later.
+    """The player's requests go first: the widget claims the processor when a request comes
+    in (:meth:`request`) and when a frame goes out (:meth:`claim`), and a background job (the
+    coach, the indicator) :meth:`give_way` s at each of its solver's checks (every few hundred
+    positions) until :data:`GIVE_WAY` seconds have passed since. A card picked up
+    :meth:`hold` s them until the next request (its move) or :data:`HOLD` seconds. A search
+    with a node limit finds the same answer, a little later.
 
     >>> way = RightOfWay(seconds=0.01)
     >>> way.claim()
@@ -218,18 +223,31 @@ class RightOfWay:
     True
     """
 
-    def __init__(self, seconds: float = GIVE_WAY) -> None:
+    def __init__(self, seconds: float = GIVE_WAY, hold: float = HOLD) -> None:
         self.seconds = seconds
+        self.longest_hold = hold
         self._until = 0.0  # the monotonic time the last claim runs out
+        self._held = 0.0  # the monotonic time the card held stops holding them up
 
     def claim(self) -> None:
-        """A request came in, or a frame goes out: background jobs wait for it."""
+        """A frame goes out (or a request came in): background jobs wait for it."""
         self._until = time.monotonic() + self.seconds
 
+    def request(self) -> None:
+        """A request came in: claim, and end the hold (the card held was played, refused or
+        put back; a "hold" request holds again once it is checked)."""
+        self.claim()
+        self._held = 0.0
+
+    def hold(self) -> None:
+        """A card was picked up: background jobs wait until the next request."""
+        self._held = time.monotonic() + self.longest_hold
+
     def give_way(self) -> None:
-        """In a background job: wait while a claim runs."""
-        while (wait := self._until - time.monotonic()) > 0:
-            time.sleep(wait)
+        """In a background job: wait while a claim or a hold runs (a hold ended is noticed
+        within a claim's length)."""
+        while (wait := max(self._until, self._held) - time.monotonic()) > 0:
+            time.sleep(min(wait, self.seconds))
 
 
 #: The kernel's one right of way: every widget claims it, every background job gives way (a
