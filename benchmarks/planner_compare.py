@@ -32,6 +32,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from milligan_widget import Game  # noqa: E402
+from milligan_widget.analysis.honest import PLANNERS  # noqa: E402
 from milligan_widget.analysis.planner import LEAVES, Settings  # noqa: E402
 from milligan_widget.engine.interval import wilson  # noqa: E402
 from milligan_widget.strategy import honest, play_game  # noqa: E402
@@ -57,6 +58,8 @@ def label(args: argparse.Namespace) -> str:
     if args.planner == "hop":
         clock = "" if args.time_limit is None else f" t={args.time_limit:g}"
         return f"honest s={args.samples} n={args.node_limit}{clock} seed={args.seed}"
+    if args.planner == "calibrated":
+        return f"honest calibrated s={args.samples} n={args.node_limit} seed={args.seed}"
     return (
         f"next-row {args.leaf} r={args.rows}x{args.rounds} f={args.follow} "
         f"m={args.leaf_samples} n={args.leaf_nodes} seed={args.seed}"
@@ -146,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("play")
     p.add_argument("--rules", default="classic")
     p.add_argument("--deals", default="1..40")
-    p.add_argument("--planner", default="next-row", choices=("hop", "next-row"))
+    p.add_argument("--planner", default="next-row", choices=PLANNERS)
     p.add_argument("--samples", type=int, default=8)
     p.add_argument("--time-limit", type=float, default=None)
     p.add_argument("--node-limit", type=int, default=20_000)

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from milligan_widget import Game
+from milligan_widget.analysis.calibrated import CalibratedEvaluator
+from milligan_widget.analysis.evaluate import Seen
+from milligan_widget.analysis.hint import candidate_lines
+from milligan_widget.analysis.honest import calibrated_plan
 from milligan_widget.analysis.planner import Settings, next_row_plan
+from milligan_widget.analysis.sampling import determinize
 from milligan_widget.strategy import honest
 from tests.test_analysis import CLASSIC, HARP, _twins
+from tests.test_judge import jacks
 
 SMALL = Settings(rows=2, rounds=2, follow=2, leaf_samples=1, leaf_nodes=1_500)
 
@@ -61,3 +69,43 @@ def test_bad_settings_are_refused_in_words():
         Settings(rows=0)
     with pytest.raises(ValueError, match="planner must be one of hop, next-row"):
         honest(planner="uct")
+
+
+# ------------------------------------------------------------ the calibrated planner
+def test_the_calibrated_plan_depends_only_on_what_the_player_sees():
+    rules, deal, moves, keep = CLASSIC
+    game, twin = _twins(deal, rules, moves, keep)
+    line = calibrated_plan(game, samples=2, node_limit=2_000)
+    assert line == calibrated_plan(twin, samples=2, node_limit=2_000)
+    assert line == calibrated_plan(game, samples=2, node_limit=2_000)  # asked twice
+    board = game.copy()
+    for move in line:
+        assert board.is_legal(move)
+        board.play(move)
+    assert line[-1].is_deal
+
+
+def test_the_calibrated_plan_takes_the_line_whose_end_it_likes_best(monkeypatch):
+    seen: list[int] = []
+
+    def ends(self, seen_position, lines, limit, stop=None):
+        seen.append(len(lines))
+        return [(0.1 * i, 0.0, 1.0) for i in range(len(lines))]
+
+    monkeypatch.setattr(CalibratedEvaluator, "where_lines_end", ends)
+    game = Game.new(27, "millie")
+    line = calibrated_plan(game, samples=2, node_limit=2_000, seed=1)
+    assert seen and seen[0] > 2
+    view = Seen.of(game)
+    lines = candidate_lines(determinize(view.view, random.Random(1)), set(view.line))
+    assert line == lines[-1].all_moves  # the last line's end was given the best chance
+
+
+def test_the_calibrated_player_sends_home_the_jacks_a_deal_would_bury():
+    move = honest(samples=2, node_limit=2_000, planner="calibrated")(jacks())
+    assert move is not None and not move.is_deal and move.target.startswith("f")
+
+
+def test_the_calibrated_planner_needs_rules_with_a_model():
+    with pytest.raises(ValueError, match="needs rules with a calibrated chance"):
+        calibrated_plan(Game.new(1, "milligan-harp"), samples=2, node_limit=2_000)

@@ -13,13 +13,15 @@ from milligan_widget.engine.moves import Move
 from milligan_widget.search.greedy import greedy
 from milligan_widget.search.solver import WINNABLE, SolveResult, solve
 
-from .evaluate import Seen
-from .hint import fallback_line, honest_plan
+from .calibrated import CalibratedEvaluator, model_for
+from .evaluate import Limit, Seen
+from .hint import candidate_lines, fallback_line, honest_plan
 from .planner import Settings, next_row_plan
-from .sampler import check_budget
-from .sampling import visible_view
+from .sampler import SamplingEvaluator, check_budget
+from .sampling import determinize, visible_view
 
-PLANNERS = ("hop", "next-row")  #: hindsight optimisation (today's default), across the deal
+#: hindsight optimisation (today's default), across the deal, by the calibrated chance
+PLANNERS = ("hop", "next-row", "calibrated")
 ENDGAME_NODES = 1_000_000  #: the solver's positions once nothing is hidden (about a second)
 
 
@@ -44,7 +46,8 @@ def honest(
 
     ``planner="next-row"`` judges the candidate lines across the next deal instead
     (:func:`.planner.next_row_plan` with ``settings``; ``samples`` and the budgets then only
-    apply once nothing is hidden).
+    apply once nothing is hidden). ``planner="calibrated"`` ranks them by the calibrated
+    chance where each ends (:func:`calibrated_plan`), in the presets with a model.
 
     >>> from milligan_widget import Game
     >>> player = honest(samples=2, node_limit=5_000)
@@ -79,13 +82,43 @@ def honest(
             row_seed = Seen.of(game).seed("next-row") if decision_seed is None else decision_seed
             best = next_row_plan(game, settings, row_seed).best
             return queue(game, best.all_moves or fallback_line(game, decision_seed))
+        if planner == "calibrated":
+            line = calibrated_plan(game, samples, node_limit, decision_seed)
+            return queue(game, line or fallback_line(game, decision_seed))
         plan = honest_plan(game, samples, time_limit, node_limit, decision_seed)
         return queue(game, plan.best.line.all_moves or fallback_line(game, decision_seed))
 
     return honest_player
 
 
-__all__ = ["PLANNERS", "honest"]
+__all__ = ["PLANNERS", "calibrated_plan", "honest"]
+
+
+def calibrated_plan(
+    game: Game, samples: int, node_limit: int | None, seed: int | None = None
+) -> tuple[Move, ...]:
+    """The candidate line (:func:`.hint.candidate_lines`) whose end the calibrated chance
+    likes best: each line played on ``samples`` sampled stocks, the same for every line, up
+    to its revealing move, and the chance of careful play where it ends, as its player would
+    then see it, averaged (:meth:`.CalibratedEvaluator.where_lines_end`; an end with nothing
+    hidden gets the solver's verdict at ``node_limit`` positions a sample). Ties keep the
+    candidates' order, greedy's line first. Without a model for the rules, a ValueError.
+
+    >>> from milligan_widget import Game
+    >>> calibrated_plan(Game.new(27, "millie"), samples=2, node_limit=2_000, seed=1)[-1]
+    Move('d')
+    """
+    model = model_for(game.rules)
+    if model is None:
+        raise ValueError("the calibrated planner needs rules with a calibrated chance")
+    seen = Seen.of(game)
+    rng = random.Random(seen.seed("plan") if seed is None else seed)
+    lines = candidate_lines(determinize(seen.view, rng), set(seen.line))
+    evaluator = CalibratedEvaluator(model, SamplingEvaluator(rng.randrange(2**63)))
+    limit = Limit(nodes=node_limit, samples=samples)
+    ends = evaluator.where_lines_end(seen, [line.all_moves for line in lines], limit)
+    best = min(range(len(lines)), key=lambda i: (-ends[i][0], i))
+    return lines[best].all_moves
 
 
 def endgame_solve(game: Game, time_limit: float | None) -> SolveResult:

@@ -34,6 +34,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TypedDict
 
+from milligan_widget.analysis.honest import PLANNERS
 from milligan_widget.engine.deals import MAX_DEAL
 from milligan_widget.engine.game import Game
 from milligan_widget.engine.interval import wilson
@@ -588,10 +589,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--planner",
-        choices=("hop", "next-row"),
+        choices=PLANNERS,
         default="hop",
         help="honest: hop judges each line on sampled stocks solved with every row known; "
-        "next-row samples the next row and judges the best line after it (default: %(default)s)",
+        "next-row samples the next row and judges the best line after it; calibrated ranks "
+        "the lines by the calibrated chance where they end (default: %(default)s)",
     )
     parser.add_argument(
         "--workers",
