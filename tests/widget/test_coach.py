@@ -216,24 +216,31 @@ def test_the_coach_judges_at_a_lower_priority_than_the_kernel_s_thread(monkeypat
     widget.close()
 
 
-def test_the_coach_s_search_gives_way_to_the_player_s_requests(monkeypatch) -> None:
-    """While a request is handled and its frame goes out, and a moment after, the coach's
-    search waits at its next look at ``stop`` (measured: benchmarks/widget.py --coach)."""
+def slow_judge(monkeypatch, seconds: float) -> tuple[list[float], threading.Event]:
+    """The coach's judgement replaced by a search that looks at ``stop()`` for ``seconds``:
+    the times of its looks, and an event set when it starts."""
     import milligan_widget.widget.assistant.coach as coach_module
 
-    monkeypatch.setattr(RIGHT_OF_WAY, "seconds", 0.4)
     looks: list[float] = []
     searching = threading.Event()
 
-    def search(before, move, evaluator, limit, ply, stop):  # looks at stop() for 1.2 s
+    def search(before, move, evaluator, limit, ply, stop):
         searching.set()
-        end = time.monotonic() + 1.2
+        end = time.monotonic() + seconds
         while time.monotonic() < end:
             stop()
             looks.append(time.monotonic())
             time.sleep(0.005)
 
     monkeypatch.setattr(coach_module, "judge_move", search)
+    return looks, searching
+
+
+def test_the_coach_s_search_gives_way_to_the_player_s_requests(monkeypatch) -> None:
+    """While a request is handled and its frame goes out, and a moment after, the coach's
+    search waits at its next look at ``stop`` (measured: benchmarks/widget.py --coach)."""
+    monkeypatch.setattr(RIGHT_OF_WAY, "seconds", 0.4)
+    looks, searching = slow_judge(monkeypatch, 1.2)
     widget = coached()
     started = time.monotonic()
     widget.play("1>f")
@@ -251,22 +258,9 @@ def test_a_card_held_holds_the_coach_s_search_until_its_move(monkeypatch) -> Non
     """The front end asks for a hold when it picks a card up while the kernel searches: the
     coach's search waits past a claim's length, and the next request (the move) ends it.
     The hold itself changes nothing and sends nothing."""
-    import milligan_widget.widget.assistant.coach as coach_module
-
     monkeypatch.setattr(RIGHT_OF_WAY, "seconds", 0.1)
     monkeypatch.setattr(RIGHT_OF_WAY, "longest_hold", 30.0)
-    looks: list[float] = []
-    searching = threading.Event()
-
-    def search(before, move, evaluator, limit, ply, stop):  # looks at stop() for 2.5 s
-        searching.set()
-        end = time.monotonic() + 2.5
-        while time.monotonic() < end:
-            stop()
-            looks.append(time.monotonic())
-            time.sleep(0.005)
-
-    monkeypatch.setattr(coach_module, "judge_move", search)
+    looks, searching = slow_judge(monkeypatch, 2.5)
     widget = coached()
     browser = Browser(widget)
     widget.play("1>f")
