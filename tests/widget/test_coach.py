@@ -53,7 +53,7 @@ def test_the_coach_judges_as_the_judge_does_from_what_was_seen_before_the_move()
     before = widget.game.copy()
     widget.play("d")
     assert widget.wait(30)
-    limit = HONEST.hint_limit(widget._table.assistant.coach.seconds)
+    limit = widget._table.assistant.coach.limit
     alone = judge_move(before, "d", evaluator_for(before.rules), limit, 0, cache=Chances())
     assert widget.coach_log == (alone,)
 
@@ -216,9 +216,12 @@ def test_the_coach_judges_at_a_lower_priority_than_the_kernel_s_thread(monkeypat
     widget.close()
 
 
-def slow_judge(monkeypatch, seconds: float) -> tuple[list[float], threading.Event]:
-    """The coach's judgement replaced by a search that looks at ``stop()`` for ``seconds``:
-    the times of its looks, and an event set when it starts."""
+def slow_judge(
+    monkeypatch, seconds: float, said: list[bool] | None = None
+) -> tuple[list[float], threading.Event]:
+    """The coach's judgement replaced by a search that looks at ``stop()`` for ``seconds``
+    of its own work (the time ``stop()`` takes not counted), until ``stop()`` says so: the
+    times of its looks, and an event set when it starts; ``said`` gets what ``stop()`` said."""
     import milligan_widget.widget.assistant.coach as coach_module
 
     looks: list[float] = []
@@ -226,11 +229,16 @@ def slow_judge(monkeypatch, seconds: float) -> tuple[list[float], threading.Even
 
     def search(before, move, evaluator, limit, ply, stop):
         searching.set()
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            stop()
+        worked = 0.0
+        while worked < seconds:
+            answer = stop()
             looks.append(time.monotonic())
+            if said is not None:
+                said.append(answer)
+            if answer:
+                return
             time.sleep(0.005)
+            worked += 0.005
 
     monkeypatch.setattr(coach_module, "judge_move", search)
     return looks, searching
@@ -276,6 +284,30 @@ def test_a_card_held_holds_the_coach_s_search_until_its_move(monkeypatch) -> Non
     assert widget.wait(30)
     after = [look for look in looks if look > played]
     assert after and after[0] - played < 1.0  # the move ended the hold, not its 30 s
+
+
+def test_the_coach_s_safety_net_counts_its_work_not_the_time_it_gave_way(monkeypatch) -> None:
+    """A card held longer than the coach's seconds does not cut its judgement short; a
+    judgement that works longer than them is stopped."""
+    monkeypatch.setattr(RIGHT_OF_WAY, "seconds", 0.05)
+    said: list[bool] = []
+    looks, searching = slow_judge(monkeypatch, 0.4, said)
+    widget = coached()
+    widget._table.assistant.coach.seconds = 0.6
+    assert widget._table.assistant.coach.limit.time is None  # counted in positions
+    widget.play("1>f")
+    assert searching.wait(10)
+    Browser(widget).request({"type": "hold"})
+    time.sleep(1.0)
+    refused = {"type": "move", "source": "c1", "target": "f", "count": 1}
+    Browser(widget).request(refused)  # the hold ends; nothing changes
+    assert widget.wait(30)
+    assert said and not any(said) and looks[-1] - looks[0] > 1.0  # paused, not cut short
+    said.clear()
+    slow_judge(monkeypatch, 5.0, said)
+    widget.play("2>f")
+    assert widget.wait(30)
+    assert said[-1] is True and len(said) < 5 / 0.005  # stopped after its 0.6 s of work
 
 
 def test_a_request_claims_the_right_of_way_before_it_is_handled(monkeypatch) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import threading
 from collections import deque
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from milligan_widget.analysis import Limit
@@ -29,8 +30,9 @@ from milligan_widget.widget.assistant.honesty import HonestBudget
 from milligan_widget.widget.assistant.jobs import RightOfWay, Workers, run_in_background
 from milligan_widget.widget.lock import WidgetLock
 
-#: Seconds a judgement may take at most (a safety net, as Hint's: the node limit ends it
-#: well before on an idle machine, so the same move gets the same judgement).
+#: Seconds of work a judgement may take at most (a safety net, as Hint's: the node limit
+#: ends it well before on an idle machine, so the same move gets the same judgement; the
+#: time it gives way to the player does not count).
 COACH_TIME = 2.5
 #: Seconds the coach's thread waits for the next move before it ends: a thread started for
 #: each move would hold up the move's request while it starts (a few ms on a busy machine).
@@ -129,8 +131,11 @@ class Coach:
     @property
     def limit(self) -> Limit:
         """The budget of one judgement (a review judges within it too: what the coach
-        judged, it finds in the one cache of chances)."""
-        return self.honest.hint_limit(self.seconds)
+        judged, it finds in the one cache of chances): the honest hint's, in positions; its
+        :attr:`seconds` are a safety net of the search's own work, kept by its ``stop``
+        (the time it gives way to the player does not count), not a clock of the limit."""
+        limit = self.honest.hint_limit(self.seconds)
+        return limit if limit.nodes is None else replace(limit, time=None)
 
     # ------------------------------------------------------------------ the judging
     def _work(self) -> None:
@@ -181,13 +186,8 @@ class Coach:
         """The solver's ``stop`` for ``task`` (asked every few hundred positions): it gives way
         to the player's requests and takes the widget's lock, so a judgement waits while a
         move is being handled and shown (the player's request is never slowed by the coach's
-        work), and says if it is stale."""
-
-        def stop() -> bool:
-            self._way.give_way()
-            return self._stale_now(task)
-
-        return stop
+        work), and says if it is stale or has worked its :attr:`seconds`."""
+        return self._way.working_stop(self.seconds, lambda: self._stale_now(task))
 
     def _stale(self, task: Task) -> bool:
         """Is ``task``'s move no longer in the game followed (undone, another game)?"""

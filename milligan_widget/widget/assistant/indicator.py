@@ -19,6 +19,7 @@ stopped and its result dropped.
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -169,21 +170,18 @@ class Indicator:
             return solver.UNKNOWN, "the chance could not be weighed: see the log"
         return CHANCE, str(chance)
 
-    def _stopper(self, generation: int) -> Callable[[], bool]:
+    def _stopper(self, generation: int, seconds: float = math.inf) -> Callable[[], bool]:
         """The solver's ``stop`` for a check of ``generation`` (asked every few hundred
-        positions): it gives way to the player's requests, and says if the check is stale."""
-
-        def stale() -> bool:
-            self._way.give_way()
-            return generation != self._generation
-
-        return stale
+        positions): it gives way to the player's requests, and says if the check is stale
+        or has worked ``seconds`` (the time it gave way not counted)."""
+        return self._way.working_stop(seconds, lambda: generation != self._generation)
 
     def _check(self, generation: int, game: Game, job: Job, seconds: float) -> tuple[str, str]:
         """The solver's verdict on ``game`` and why (remembering a win), stopped once
         ``generation`` is stale."""
         try:
-            result = solver.solve(game, time_limit=seconds, stop=self._stopper(generation))
+            stop = self._stopper(generation, seconds)  # its seconds of work, not of waiting
+            result = solver.solve(game, time_limit=math.inf, stop=stop)
         except Exception:
             self._log.exception("MilliganWidget winnable check failed")
             return solver.UNKNOWN, "the solver failed: see the log"

@@ -218,8 +218,7 @@ class RightOfWay:
 
     >>> way = RightOfWay(seconds=0.01)
     >>> way.claim()
-    >>> start = time.monotonic(); way.give_way()
-    >>> time.monotonic() - start >= 0.009
+    >>> way.give_way() >= 0.009  # the seconds it waited
     True
     """
 
@@ -243,11 +242,36 @@ class RightOfWay:
         """A card was picked up: background jobs wait until the next request."""
         self._held = time.monotonic() + self.longest_hold
 
-    def give_way(self) -> None:
+    def give_way(self) -> float:
         """In a background job: wait while a claim or a hold runs (a hold ended is noticed
-        within a claim's length)."""
-        while (wait := max(self._until, self._held) - time.monotonic()) > 0:
+        within a claim's length); the seconds it waited."""
+        start = now = time.monotonic()
+        while (wait := max(self._until, self._held) - now) > 0:
             time.sleep(min(wait, self.seconds))
+            now = time.monotonic()
+        return now - start
+
+    def working_stop(self, seconds: float, stale: Callable[[], bool]) -> Callable[[], bool]:
+        """A background search's ``stop``: it gives way, says whether ``stale()``, and ends
+        the search once it has *worked* ``seconds``: the time it gave way (a card held
+        while the player drags it, say) is not counted, so a pause never cuts a search
+        short.
+
+        >>> way = RightOfWay(seconds=0.05, hold=0.3)
+        >>> stop = way.working_stop(0.2, stale=lambda: False)
+        >>> way.hold(); stop()  # it waits while the card is held: 0.3 s, not counted
+        False
+        >>> time.sleep(0.25); stop()  # 0.25 s of work, more than its 0.2
+        True
+        """
+        start, waited = time.monotonic(), 0.0
+
+        def stop() -> bool:
+            nonlocal waited
+            waited += self.give_way()
+            return stale() or time.monotonic() - start - waited > seconds
+
+        return stop
 
 
 #: The kernel's one right of way: every widget claims it, every background job gives way (a
