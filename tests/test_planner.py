@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from milligan_widget import Game
 from milligan_widget.analysis.calibrated import CalibratedEvaluator
-from milligan_widget.analysis.evaluate import Seen
-from milligan_widget.analysis.hint import candidate_lines
+from milligan_widget.analysis.hint import candidates
 from milligan_widget.analysis.honest import calibrated_plan
 from milligan_widget.analysis.planner import Settings, next_row_plan
-from milligan_widget.analysis.sampling import determinize
 from milligan_widget.strategy import honest
 from tests.test_analysis import CLASSIC, HARP, _twins
 from tests.test_judge import jacks
@@ -96,8 +92,7 @@ def test_the_calibrated_plan_takes_the_line_whose_end_it_likes_best(monkeypatch)
     game = Game.new(27, "millie")
     line = calibrated_plan(game, samples=2, node_limit=2_000, seed=1)
     assert seen and seen[0] > 2
-    view = Seen.of(game)
-    lines = candidate_lines(determinize(view.view, random.Random(1)), set(view.line))
+    _, lines, _ = candidates(game, seed=1)
     assert line == lines[-1].all_moves  # the last line's end was given the best chance
 
 

@@ -11,6 +11,7 @@ from milligan_widget.strategy import (
     GameResult,
     greedy,
     hint,
+    honest,
     play_game,
     play_games,
     random_player,
@@ -138,8 +139,6 @@ def test_the_honest_player_never_walks_back_where_cards_lie_face_down(deal):
     move cap: its samples' greedy did not know the line of play, which was left out where
     cards lie face down (the positions' keys read them). Keys now tell face-down cards apart
     by their column, so the line is seen, and the player goes forward."""
-    from milligan_widget.strategy import honest
-
     play_forward(Game.new(deal, "milligan-yukon"), honest(samples=2, node_limit=2_000), 150)
 
 

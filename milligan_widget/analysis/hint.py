@@ -201,11 +201,18 @@ def honest_plan(
     The samples come from ``seed``, or by default from what the player sees (the position and
     its line of play): the same position, the same plan. The game is not changed."""
     limit = check_budget(game, samples, time_limit, node_limit)
+    seen, lines, samples_seed = candidates(game, seed)
+    return judge(seen, lines, limit, SamplingEvaluator(samples_seed), stop)
+
+
+def candidates(game: Game, seed: int | None = None) -> tuple[Seen, list[Line], int]:
+    """What ``game``'s player sees, the candidate lines from it (found on a determinization
+    drawn from ``seed``, or by default from what is seen) and the seed of the samples that
+    judge them, drawn after it."""
     seen = Seen.of(game)
     rng = random.Random(seen.seed("plan") if seed is None else seed)
-    probe = determinize(seen.view, rng)
-    lines = candidate_lines(probe, set(seen.line))
-    return judge(seen, lines, limit, SamplingEvaluator(rng.randrange(2**63)), stop)
+    lines = candidate_lines(determinize(seen.view, rng), set(seen.line))
+    return seen, lines, rng.randrange(2**63)
 
 
 def honest_hint(

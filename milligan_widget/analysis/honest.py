@@ -14,11 +14,11 @@ from milligan_widget.search.greedy import greedy
 from milligan_widget.search.solver import WINNABLE, SolveResult, solve
 
 from .calibrated import CalibratedEvaluator, model_for
-from .evaluate import Limit, Seen
-from .hint import candidate_lines, fallback_line, honest_plan
+from .evaluate import Seen
+from .hint import candidates, fallback_line, honest_plan
 from .planner import Settings, next_row_plan
 from .sampler import SamplingEvaluator, check_budget
-from .sampling import determinize, visible_view
+from .sampling import visible_view
 
 #: hindsight optimisation (today's default), across the deal, by the calibrated chance
 PLANNERS = ("hop", "next-row", "calibrated")
@@ -111,11 +111,9 @@ def calibrated_plan(
     model = model_for(game.rules)
     if model is None:
         raise ValueError("the calibrated planner needs rules with a calibrated chance")
-    seen = Seen.of(game)
-    rng = random.Random(seen.seed("plan") if seed is None else seed)
-    lines = candidate_lines(determinize(seen.view, rng), set(seen.line))
-    evaluator = CalibratedEvaluator(model, SamplingEvaluator(rng.randrange(2**63)))
-    limit = Limit(nodes=node_limit, samples=samples)
+    limit = check_budget(game, samples, None, node_limit)
+    seen, lines, samples_seed = candidates(game, seed)
+    evaluator = CalibratedEvaluator(model, SamplingEvaluator(samples_seed))
     ends = evaluator.where_lines_end(seen, [line.all_moves for line in lines], limit)
     best = min(range(len(lines)), key=lambda i: (-ends[i][0], i))
     return lines[best].all_moves
