@@ -45,25 +45,39 @@ MODELS = REPO / "milligan_widget" / "data" / "calibration.json"
 RIDGE = 1.0  #: the L2 penalty on the weights (not the intercept)
 
 
+#: inputs read from a column of the rows that older data does not have
+OWN_COLUMNS = ("breaks", "self_blocks")
+
+
 @dataclass(frozen=True)
 class Data:
-    features: np.ndarray  # one row a position, NAMES' columns
+    names: tuple[str, ...]  # the inputs fitted on (of NAMES)
+    features: np.ndarray  # one row a position, one column an input of ``names``
     won: np.ndarray  # 1 where the honest player went on to win
     deal: np.ndarray
     opening: np.ndarray  # True for a game's first position
     sampled: np.ndarray  # the sampler's figure alone (0.5 where it decided nothing)
 
 
-def row_features(row: dict[str, str]) -> tuple[float, ...]:
-    """A CSV row's model inputs, as the package computes them (:func:`inputs`)."""
+def row_features(row: dict[str, str], names: tuple[str, ...]) -> tuple[float, ...]:
+    """A CSV row's model inputs ``names``, as the package computes them (:func:`inputs`)."""
+    columns = ("home", "stock_left", "face_down", "buried_low", "buried_depth", "reserve",
+               "empty_columns", "cells_used", "legal_moves")  # fmt: skip
     seen = VisibleFeatures(
-        *(int(row[name]) for name in ("home", "stock_left", "face_down", "buried_low",
-                                      "buried_depth", "reserve", "empty_columns", "cells_used",
-                                      "legal_moves"))
-    )  # fmt: skip
+        *(int(row[name]) for name in columns),
+        *(int(row.get(name) or 0) for name in OWN_COLUMNS),
+    )
     decided, undecided = int(row["sample_decided"]), int(row["sample_undecided"])
     figure = Chance(int(row["sample_wins"]), decided + undecided, undecided)
-    return inputs(seen, figure)
+    values = inputs(seen, figure)
+    return tuple(values[name] for name in names)
+
+
+def names_in(rows: list[dict[str, str]]) -> tuple[str, ...]:
+    """The inputs the rows can give: every one of :data:`NAMES` but those whose own column
+    some row lacks (data written before that input was measured)."""
+    missing = {name for name in OWN_COLUMNS if any(not row.get(name) for row in rows)}
+    return tuple(name for name in NAMES if name not in missing)
 
 
 def hidden(row: dict[str, str]) -> bool:
@@ -78,8 +92,10 @@ def read(path: Path, rules: str) -> Data:
     rows = [r for r in rows if int(r["deal"]) in FIT_DEALS and hidden(r)]
     if not rows:
         raise SystemExit(f"no {rules} rows in {path}: run benchmarks/calibration_data.py first")
+    names = names_in(rows)
     return Data(
-        np.array([row_features(r) for r in rows]),
+        names,
+        np.array([row_features(r, names) for r in rows]),
         np.array([int(r["won"]) for r in rows]),
         np.array([int(r["deal"]) for r in rows]),
         np.array([r["ply"] == "0" for r in rows]),
@@ -125,8 +141,8 @@ def write_model(data: Data, rules: str, basis: str, path: Path = MODELS) -> Mode
     """Fit on every row and keep the model for ``rules`` in ``path`` (the others stay)."""
     weights = fit(data.features, data.won)
     cov = covariance(data.features, weights)
-    model = Model(rules, tuple(float(w) for w in weights),
-                  tuple(tuple(float(c) for c in row) for row in cov), basis)  # fmt: skip
+    rows = tuple(tuple(float(c) for c in row) for row in cov)
+    model = Model(rules, tuple(float(w) for w in weights), rows, basis, data.names)
     models = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
     models[rules] = model.to_dict()
     path.write_text(json.dumps(models, indent=1) + "\n", encoding="utf-8")
@@ -224,7 +240,7 @@ def main() -> None:
     report("the sampler's figure alone", data.sampled, data)
     weights = fit(data.features, data.won)
     print("\nweights on all rows (intercept first):")
-    for name, weight in zip(["intercept", *NAMES], weights, strict=True):
+    for name, weight in zip(["intercept", *data.names], weights, strict=True):
         print(f"  {name:14s} {weight:+.3f}")
     if args.write_model:
         span = f"deals {data.deal.min()}..{data.deal.max()}"

@@ -11,16 +11,19 @@ small node budget: won, decided and undecided samples) and, once the game is ove
 outcome. A game's rows are appended to ``--out`` when it ends, so an interrupted run resumes
 where it stopped (the deals in the file are skipped; a game cut off midway is played again).
 Each game's moves go to ``--out``'s ``-games.csv`` beside it (written just before its rows),
-so its positions can be measured again without playing it.
+so its positions can be measured again without playing it: ``--refresh`` measures what a
+player sees again in every row (after a new visible feature), and plays nothing.
 
 Run:  python benchmarks/calibration_data.py --rules classic --deals 1..1500 --every 10
       [--out benchmarks/results/calibration-classic.csv] [--samples 8] [--nodes 2000]
+      python benchmarks/calibration_data.py --rules millie --refresh
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import os
 import sys
 import time
 from collections.abc import Iterator
@@ -45,24 +48,25 @@ FIELDS = [
     "rules", "deal", "player_seed", "ply", "home", "stock_left", "face_down", "buried_low",
     "buried_depth", "reserve", "empty_columns", "cells_used", "legal_moves", "sample_wins",
     "sample_decided", "sample_undecided", "sample_p", "won", "final_home", "game_moves",
+    "breaks", "self_blocks",
 ]  # fmt: skip
+#: the columns a player sees, measured again by --refresh (the sampler's and the outcome stay)
+VISIBLE = ["home", "stock_left", "face_down", "buried_low", "buried_depth", "reserve",
+           "empty_columns", "cells_used", "legal_moves", "breaks", "self_blocks"]  # fmt: skip
+
+
+def visible(game: Game) -> dict[str, int]:
+    """The columns of :data:`VISIBLE` at ``game``'s position."""
+    seen = visible_features(visible_view(game))
+    return {name: getattr(seen, name) for name in VISIBLE}
 
 
 def features(game: Game, samples: int, nodes: int) -> dict[str, Any]:
     """What a player sees of ``game``'s position, as numbers."""
-    seen = visible_features(visible_view(game))
     chance = SamplingEvaluator().evaluate(Seen.of(game, line=False), Limit(nodes, samples))
     return {
         "ply": game.ply,
-        "home": seen.home,
-        "stock_left": seen.stock_left,
-        "face_down": seen.face_down,
-        "buried_low": seen.buried_low,
-        "buried_depth": seen.buried_depth,
-        "reserve": seen.reserve,
-        "empty_columns": seen.empty_columns,
-        "cells_used": seen.cells_used,
-        "legal_moves": seen.legal_moves,
+        **visible(game),
         "sample_wins": chance.wins,
         "sample_decided": chance.decided,
         "sample_undecided": chance.undecided,
@@ -135,6 +139,37 @@ def replayed(path: Path, rules: str) -> Iterator[tuple[int, bool, int, Game]]:
                 game.play(move)
 
 
+def refresh(path: Path, rules: str) -> int:
+    """Measure the :data:`VISIBLE` columns of every ``rules`` row of ``path`` again, at its
+    position replayed from its game's moves (the ``-games.csv`` beside it); the sampler's
+    columns and the outcome stay. The file is replaced whole once all is measured (a killed
+    run leaves it as it was). Returns the rows measured; a row whose game was not kept is
+    left as it is (a column it never had stays empty)."""
+    with path.open(newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    games = path.with_name(path.stem + "-games.csv")
+    with games.open(newline="") as handle:
+        moves = {(r["rules"], r["deal"], r["player_seed"]): r["moves"].split()
+                 for r in csv.DictReader(handle)}  # fmt: skip
+    measured = 0
+    for row in rows:
+        line = moves.get((row["rules"], row["deal"], row["player_seed"]))
+        if row["rules"] != rules or line is None:
+            continue
+        game = Game.new(int(row["deal"]), rules)
+        for move in line[: int(row["ply"])]:
+            game.play(move)
+        row.update(visible(game))
+        measured += 1
+    fresh = path.with_name(path.name + ".part")
+    with fresh.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, FIELDS)
+        writer.writeheader()
+        writer.writerows(rows)
+    os.replace(fresh, path)
+    return measured
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rules", default="classic")
@@ -144,6 +179,9 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=8, help="the sampler's figure: samples")
     parser.add_argument("--nodes", type=int, default=2_000, help="... and positions a solve")
     parser.add_argument("--out", type=Path, help="default benchmarks/results/calibration-RULES.csv")
+    parser.add_argument("--refresh", action="store_true",
+                        help="measure what a player sees again in --out's rows, from the "
+                             "games' moves (after a new feature), and play nothing")  # fmt: skip
     args = parser.parse_args()
     try:
         deals = parse_deals(args.deals)
@@ -155,6 +193,9 @@ def main() -> None:
     if args.every < 1:
         parser.error("--every must be at least 1")
     out = args.out or REPO / "benchmarks" / "results" / f"calibration-{args.rules}.csv"
+    if args.refresh:
+        print(f"{refresh(out, args.rules)} {args.rules} rows of {out.name} measured again")
+        return
     for deal in to_play(deals, out, args.rules, args.seed):
         start = time.perf_counter()
         rows, played = play(args.rules, deal, args.seed, args.every, args.samples, args.nodes)

@@ -32,7 +32,7 @@ import calibration_data  # noqa: E402
 
 from milligan_widget import Game  # noqa: E402
 from milligan_widget.analysis import Limit, SamplingEvaluator, Seen  # noqa: E402
-from milligan_widget.analysis.calibrated import FIGURE, inputs  # noqa: E402
+from milligan_widget.analysis.calibrated import FIGURE, FIRST_NAMES, inputs  # noqa: E402
 from milligan_widget.analysis.features import visible_features  # noqa: E402
 from milligan_widget.analysis.sampling import determinize, visible_view  # noqa: E402
 from milligan_widget.search.greedy import greedy  # noqa: E402
@@ -61,7 +61,8 @@ def measured(game: Game) -> tuple[tuple[float, ...], tuple[float, float], tuple[
     seen = Seen.of(game, line=False)
     figure = SamplingEvaluator().evaluate(seen, FIGURE)
     larger = SamplingEvaluator().evaluate(seen, Limit(20_000, 8))
-    base = inputs(visible_features(seen.view), figure)
+    values = inputs(visible_features(seen.view), figure)
+    base = tuple(values[name] for name in FIRST_NAMES)  # the inputs it was written for
     return base, rollout(game, seen.seed("rollout")), (larger.sampled, larger.decided / 8)
 
 
@@ -75,7 +76,8 @@ def rows(path: Path, rules: str, every: int) -> list[tuple[int, int, bool, tuple
 
 
 def scored(x: np.ndarray, won: np.ndarray, deal: np.ndarray, opening: np.ndarray) -> str:
-    data = calibration.Data(x, won, deal, opening, x[:, 7])
+    names = tuple(f"input {i}" for i in range(x.shape[1]))  # read by no fit here
+    data = calibration.Data(names, x, won, deal, opening, x[:, 7])
     ece, _, _, skill = calibration.scores(calibration.cross_fitted(data, 5), won)
     return f"ECE {ece:.3f}, Brier skill {skill:.3f}"
 

@@ -22,6 +22,7 @@ from milligan_widget.analysis.features import visible_features
 from milligan_widget.analysis.sampling import visible_view
 from milligan_widget.search.solver import solve
 from milligan_widget.strategy import greedy, play_game
+from milligan_widget.teaching.lessons import stage
 from tests.test_analysis import CLASSIC, HARP, _trap, _twins
 
 
@@ -72,25 +73,37 @@ def test_with_nothing_hidden_the_answer_is_the_exact_verdict(evaluator):
     assert chance.exact and chance.calibrated is None and chance.p == 1.0
 
 
-def test_the_inputs_are_in_the_model_s_order():
+def test_the_inputs_are_named_and_a_model_reads_those_it_names_in_its_order():
     seen = visible_features(visible_view(Game.new(3)))
     values = inputs(seen, Chance(6, 8, undecided=2))
-    assert len(values) == len(NAMES)
-    named = dict(zip(NAMES, values, strict=True))
-    assert named["stock"] == 1.0 and named["sampled"] == 1.0 and named["decided"] == 0.75
+    assert set(values) == set(NAMES)
+    assert values["stock"] == 1.0 and values["sampled"] == 1.0 and values["decided"] == 0.75
+    reads_stock = Model("classic", (0.0, 2.0), ((0.0, 0.0), (0.0, 0.0)), "-", ("stock",))
+    reads_home = Model("classic", (0.0, 2.0), ((0.0, 0.0), (0.0, 0.0)), "-", ("home",))
+    assert reads_stock.chance(values)[0] > 0.8 and reads_home.chance(values)[0] == 0.5
+
+
+def test_the_column_blocks_count_what_must_move_before_a_card_can_go_home():
+    game = stage({1: "3C 9D 8C 7H", 2: "QH 5S JC", 3: "AD 2D"}, rules="millie")
+    seen = visible_features(visible_view(game))
+    # breaks: 9D on 3C, 5S on QH, JC on 5S, 2D on AD; over their own suit: 8C, 2D
+    assert (seen.breaks, seen.self_blocks) == (4, 2)
 
 
 def test_the_shipped_model_is_whole_and_says_what_it_was_fitted_on():
     shipped = json.loads(files("milligan_widget.data").joinpath("calibration.json").read_text())
     assert "classic" in shipped_models()
     for rules, entry in shipped.items():
-        assert entry["names"] == list(NAMES), rules
+        assert set(entry["names"]) <= set(NAMES), rules
+        assert shipped_models()[rules].names == tuple(entry["names"]), rules
         assert "honest player" in entry["basis"] and "deals 1.." in entry["basis"]
 
 
 def test_a_model_of_the_wrong_shape_or_rules_is_refused():
     with pytest.raises(ValueError, match="needs 11 weights"):
         Model("classic", (0.0,), ((0.0,),), "nothing")
+    with pytest.raises(ValueError, match="reads an unknown input: 'luck'"):
+        Model("classic", (0.0, 1.0), ((0.0, 0.0), (0.0, 0.0)), "nothing", ("luck",))
     with pytest.raises(KeyError, match="no calibrated chance for 'giant'"):
         CalibratedEvaluator.for_rules("giant")
 

@@ -36,62 +36,71 @@ from .features import VisibleFeatures, visible_features
 from .sampler import SamplingEvaluator
 from .sampling import determinize
 
-#: the inputs of the model, in order (each scaled to about 0..1 by :func:`inputs`)
+#: every input a model may read (each scaled to about 0..1 by :func:`inputs`); a model reads
+#: those it names, in its own order
 NAMES = (
     "home", "stock", "buried_low", "buried_depth", "reserve", "empty_columns", "legal_moves",
-    "sampled", "decided", "sampled_late",
+    "sampled", "decided", "sampled_late", "breaks", "self_blocks",
 )  # fmt: skip
+FIRST_NAMES = NAMES[:10]  #: the inputs of the first models (fitted before the column blocks)
 #: the sampler's figure as the model was fitted on it (``benchmarks/calibration_data.py``)
 FIGURE = Limit(nodes=2_000, samples=8)
 Z95 = 1.959964  #: a 95% interval's half-width, in standard errors
 
 
-def inputs(seen: VisibleFeatures, figure: Chance) -> tuple[float, ...]:
-    """The model's inputs: what the player sees, and the sampler's figure (its share won,
-    and the share of its samples decided).
+def inputs(seen: VisibleFeatures, figure: Chance) -> dict[str, float]:
+    """Every input of :data:`NAMES`, by name: what the player sees, and the sampler's
+    figure (its share won, and the share of its samples decided).
 
     >>> from milligan_widget import Game
     >>> from milligan_widget.analysis.sampling import visible_view
     >>> seen = visible_features(visible_view(Game.new(3)))
-    >>> inputs(seen, Chance(4, 8, undecided=4))[:2], inputs(seen, Chance(4, 8, 4))[-3:]
-    ((0.0, 1.0), (1.0, 0.5, 0.0))
+    >>> values = inputs(seen, Chance(4, 8, undecided=4))
+    >>> values["home"], values["stock"], values["decided"], values["breaks"]
+    (0.0, 1.0, 0.5, 0.0)
     """
     stock = seen.stock_left / 96
     sampled = figure.sampled
-    return (
-        seen.home / 104,
-        stock,
-        seen.buried_low / 10,
-        seen.buried_depth / 50,
-        seen.reserve / 10,
-        seen.empty_columns / 8,
-        seen.legal_moves / 20,
-        sampled,
-        figure.decided / figure.samples if figure.samples else 0.0,
-        sampled * (1 - stock),  # the figure says more late, when little is hidden
-    )
+    return {
+        "home": seen.home / 104,
+        "stock": stock,
+        "buried_low": seen.buried_low / 10,
+        "buried_depth": seen.buried_depth / 50,
+        "reserve": seen.reserve / 10,
+        "empty_columns": seen.empty_columns / 8,
+        "legal_moves": seen.legal_moves / 20,
+        "sampled": sampled,
+        "decided": figure.decided / figure.samples if figure.samples else 0.0,
+        "sampled_late": sampled * (1 - stock),  # the figure says more late, when little is hidden
+        "breaks": seen.breaks / 40,
+        "self_blocks": seen.self_blocks / 40,
+    }
 
 
 @dataclass(frozen=True)
 class Model:
     """A fitted logistic chance for one preset: ``weights`` (the intercept first, then one
-    for each of :data:`NAMES`) and their ``covariance`` (for the interval), with ``basis``,
-    what it was fitted on, in words."""
+    for each input it ``names``, of :data:`NAMES`) and their ``covariance`` (for the
+    interval), with ``basis``, what it was fitted on, in words."""
 
     rules: str
     weights: tuple[float, ...]
     covariance: tuple[tuple[float, ...], ...]
     basis: str
+    names: tuple[str, ...] = FIRST_NAMES
 
     def __post_init__(self) -> None:
-        size = len(NAMES) + 1
+        unknown = [name for name in self.names if name not in NAMES]
+        if unknown:
+            raise ValueError(f"a {self.rules} model reads an unknown input: {unknown[0]!r}")
+        size = len(self.names) + 1
         if len(self.weights) != size or any(len(row) != size for row in self.covariance):
             raise ValueError(f"a {self.rules} model needs {size} weights and their covariance")
 
-    def chance(self, values: Sequence[float]) -> tuple[float, float, float]:
-        """(chance, low, high) for the inputs ``values``: the 95% interval from the weights'
-        covariance, on the logit scale."""
-        x = (1.0, *values)
+    def chance(self, values: Mapping[str, float]) -> tuple[float, float, float]:
+        """(chance, low, high) for the inputs ``values`` (by name, as :func:`inputs` gives
+        them): the 95% interval from the weights' covariance, on the logit scale."""
+        x = (1.0, *(values[name] for name in self.names))
         logit = sum(w * v for w, v in zip(self.weights, x, strict=True))
         spread = sum(x[i] * c * x[j] for i, row in enumerate(self.covariance)
                      for j, c in enumerate(row))  # fmt: skip
@@ -100,7 +109,7 @@ class Model:
 
     def to_dict(self) -> dict[str, Any]:
         return {"weights": list(self.weights), "covariance": [list(r) for r in self.covariance],
-                "basis": self.basis, "names": list(NAMES)}  # fmt: skip
+                "basis": self.basis, "names": list(self.names)}  # fmt: skip
 
 
 def _sigmoid(value: float) -> float:
@@ -114,13 +123,14 @@ def shipped_models() -> Mapping[str, Model]:
     return {
         rules: _model(rules, entry)
         for rules, entry in json.loads(text).items()
-        if tuple(entry["names"]) == NAMES
+        if set(entry["names"]) <= set(NAMES)  # a newer file's models with new inputs: not read
     }
 
 
 def _model(rules: str, entry: Mapping[str, Any]) -> Model:
     covariance = tuple(tuple(float(c) for c in row) for row in entry["covariance"])
-    return Model(rules, tuple(float(w) for w in entry["weights"]), covariance, entry["basis"])
+    weights = tuple(float(w) for w in entry["weights"])
+    return Model(rules, weights, covariance, entry["basis"], tuple(entry["names"]))
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from itertools import pairwise
+
+from milligan_widget.engine.position import fits
 
 from .sampling import VisibleView, determinize
 
@@ -36,6 +39,8 @@ class VisibleFeatures:
     empty_columns: int
     cells_used: int
     legal_moves: int
+    breaks: int = 0  # face-up cards that do not fit on the card under them
+    self_blocks: int = 0  # face-up cards lying over a lower card of their own suit
 
 
 def buried_low(view: VisibleView) -> tuple[int, int]:
@@ -49,6 +54,28 @@ def buried_low(view: VisibleView) -> tuple[int, int]:
     return count, depth
 
 
+def column_blocks(view: VisibleView) -> tuple[int, int]:
+    """The face-up cards that do not fit on the card under them (a card there must move
+    before the one under it can), and those lying over a lower card of their own suit (it
+    must move before that suit's foundation can take it). Face-down cards are not seen, so
+    not counted.
+
+    >>> from milligan_widget.teaching.lessons import stage
+    >>> from milligan_widget.analysis.sampling import visible_view
+    >>> column_blocks(visible_view(stage({1: "3C 9D 8C", 2: "QH JC"}, rules="millie")))
+    (1, 1)
+    """
+    breaks = blocks = 0
+    for column in view.face_up:
+        breaks += sum(not fits(card, under) for under, card in pairwise(column))
+        lowest: dict[int, int] = {}  # suit -> the lowest rank seen so far, from the bottom
+        for card in column:
+            suit, rank = card & 3, card >> 2
+            blocks += lowest.get(suit, rank) < rank
+            lowest[suit] = min(lowest.get(suit, rank), rank)
+    return breaks, blocks
+
+
 def legal_move_count(view: VisibleView) -> int:
     """How many moves are legal in ``view``, counted on a determinization: which moves are
     legal never depends on the unseen cards (a face-down card cannot move, and a deal is
@@ -59,6 +86,7 @@ def legal_move_count(view: VisibleView) -> int:
 def visible_features(view: VisibleView) -> VisibleFeatures:
     """The features of ``view``."""
     low, depth = buried_low(view)
+    breaks, blocks = column_blocks(view)
     columns = zip(view.face_up, view.face_down, strict=True)
     return VisibleFeatures(
         home=sum(view.foundations),
@@ -70,4 +98,6 @@ def visible_features(view: VisibleView) -> VisibleFeatures:
         empty_columns=sum(1 for up, down in columns if not up and not down),
         cells_used=sum(1 for cell in view.cells if cell >= 0),
         legal_moves=legal_move_count(view),
+        breaks=breaks,
+        self_blocks=blocks,
     )
