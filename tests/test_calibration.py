@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from milligan_widget.analysis.calibrated import FIRST_NAMES, NAMES
 from tests.benchmark_scripts import load
 
 calibration = load("calibration")
@@ -70,3 +71,17 @@ def test_cross_fitting_predicts_each_deal_by_a_model_that_never_saw_it(tmp_path:
     assert ((out > 0.5) == (data.won == 1))[~data.opening].mean() > 0.9
     kept = calibration.predict(calibration.fit(data.features, data.won), data.features)
     assert not np.allclose(out, kept)  # cross-fitted, not fitted on itself
+
+
+def test_the_column_blocks_are_fitted_only_where_every_row_has_them(tmp_path: Path):
+    write_rows(tmp_path / "rows.csv")  # written before the blocks were measured
+    before = calibration.read(tmp_path / "rows.csv", "classic")
+    assert before.names == FIRST_NAMES and before.features.shape[1] == len(FIRST_NAMES)
+    with (tmp_path / "rows.csv").open(newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    with (tmp_path / "blocks.csv").open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, [*rows[0], "breaks", "self_blocks"])
+        writer.writeheader()
+        writer.writerows({**row, "breaks": 4, "self_blocks": 2} for row in rows)
+    after = calibration.read(tmp_path / "blocks.csv", "classic")
+    assert after.names == NAMES and after.features[0, -2:] == pytest.approx([0.1, 0.05])

@@ -8,9 +8,10 @@ import sys
 
 import pytest
 
-from milligan_widget import Game
+from milligan_widget import Game, Move
 from milligan_widget.analysis.features import buried_low
 from milligan_widget.analysis.sampling import visible_view
+from milligan_widget.search.greedy import greedy
 from tests.benchmark_scripts import load
 from tests.staging import stage
 
@@ -59,3 +60,27 @@ def test_an_interrupted_run_resumes_after_the_deals_it_wrote(monkeypatch, tmp_pa
             ("2", "d d"),
             ("3", "d d"),
         ]
+
+
+def test_a_refresh_measures_what_a_player_sees_again_and_keeps_the_rest(tmp_path):
+    """Rows written before a feature existed get it from their game's moves; the sampler's
+    columns and the outcome stay; a row whose game was not kept is left as it was."""
+    game, moves = Game.new(3, "millie"), []
+    for _ in range(12):
+        move = greedy(game) or Move.deal()
+        moves.append(str(move))
+        game.play(move)
+    out = tmp_path / "rows.csv"
+    old = [f for f in data.FIELDS if f not in ("breaks", "self_blocks")]
+    rows = [{**dict.fromkeys(old, 7), "rules": "millie", "deal": deal, "player_seed": 0,
+             "ply": ply} for deal, ply in ((3, 0), (3, 12), (4, 0))]  # fmt: skip
+    data.append(out, rows, old)
+    data.append(tmp_path / "rows-games.csv", [{"rules": "millie", "deal": 3, "player_seed": 0,
+                                               "won": 0, "moves": " ".join(moves)}],
+                data.GAME_FIELDS)  # fmt: skip
+    assert data.refresh(out, "millie") == 2
+    with out.open(newline="") as handle:
+        fresh = list(csv.DictReader(handle))
+    assert {k: int(v) for k, v in fresh[1].items() if k in data.VISIBLE} == data.visible(game)
+    assert fresh[0]["stock_left"] == "96" and fresh[1]["sample_wins"] == "7"  # the rest stays
+    assert fresh[2]["home"] == "7" and fresh[2]["breaks"] == ""  # no game kept: as it was
