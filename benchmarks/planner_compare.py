@@ -32,9 +32,11 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from milligan_widget import Game  # noqa: E402
+from milligan_widget.analysis.calibrated import FIRST_NAMES, model_for  # noqa: E402
 from milligan_widget.analysis.honest import PLANNERS  # noqa: E402
 from milligan_widget.analysis.planner import LEAVES, Settings  # noqa: E402
 from milligan_widget.engine.interval import wilson  # noqa: E402
+from milligan_widget.engine.rules import Rules  # noqa: E402
 from milligan_widget.strategy import honest, play_game  # noqa: E402
 from milligan_widget.studies.study import parse_deals  # noqa: E402
 
@@ -59,7 +61,9 @@ def label(args: argparse.Namespace) -> str:
         clock = "" if args.time_limit is None else f" t={args.time_limit:g}"
         return f"honest s={args.samples} n={args.node_limit}{clock} seed={args.seed}"
     if args.planner == "calibrated":
-        return f"honest calibrated s={args.samples} n={args.node_limit} seed={args.seed}"
+        model = model_for(Rules.named(args.rules))
+        inputs = "" if model is None or model.names == FIRST_NAMES else f" i={len(model.names)}"
+        return f"honest calibrated{inputs} s={args.samples} n={args.node_limit} seed={args.seed}"
     return (
         f"next-row {args.leaf} r={args.rows}x{args.rounds} f={args.follow} "
         f"m={args.leaf_samples} n={args.leaf_nodes} seed={args.seed}"

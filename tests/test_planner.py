@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
-from milligan_widget import Game
+from milligan_widget import Game, Move
 from milligan_widget.analysis.calibrated import CalibratedEvaluator
 from milligan_widget.analysis.hint import candidates
 from milligan_widget.analysis.honest import calibrated_plan
@@ -104,3 +106,34 @@ def test_the_calibrated_player_sends_home_the_jacks_a_deal_would_bury():
 def test_the_calibrated_planner_needs_rules_with_a_model():
     with pytest.raises(ValueError, match="needs rules with a calibrated chance"):
         calibrated_plan(Game.new(1, "milligan-harp"), samples=2, node_limit=2_000)
+
+
+def test_by_default_millie_is_played_by_the_calibrated_planner_and_classic_by_hop(monkeypatch):
+    import milligan_widget.analysis.honest as module
+
+    asked: list[str] = []
+
+    def calibrated(game, *args):
+        asked.append("calibrated")
+        return (Move.deal(),)
+
+    def hop(game, *args):
+        asked.append("hop")
+        return SimpleNamespace(best=SimpleNamespace(line=SimpleNamespace(all_moves=(Move.deal(),))))
+
+    monkeypatch.setattr(module, "calibrated_plan", calibrated)
+    monkeypatch.setattr(module, "honest_plan", hop)
+    assert honest()(Game.new(27, "millie")) == Move.deal()
+    assert honest()(Game.new(27)) == Move.deal()
+    assert honest(planner="hop")(Game.new(28, "millie")) == Move.deal()
+    assert asked == ["calibrated", "hop", "hop"]
+
+
+def test_a_calibrated_decision_out_of_time_still_plays_a_legal_line():
+    game = Game.new(27, "millie")
+    line = calibrated_plan(game, samples=2, node_limit=20_000, seed=1, time_limit=0.0)
+    board = game.copy()
+    for move in line:
+        assert board.is_legal(move)
+        board.play(move)
+    assert line[-1].is_deal

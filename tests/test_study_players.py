@@ -65,3 +65,24 @@ def test_the_study_plays_the_chosen_planner_and_names_it_in_the_file(tmp_path, m
     with pytest.raises(SystemExit) as stop:
         main(["--player", "honest", "--planner", "uct", "--out", str(out), "--quiet"])
     assert stop.value.code == 2
+
+
+def test_an_honest_study_plays_each_preset_s_own_planner_unless_told(tmp_path, monkeypatch):
+    import milligan_widget.strategy as strategy
+
+    asked = []
+
+    def recording_honest(*args, **kwargs):
+        asked.append(kwargs["planner"])
+        return strategy.greedy
+
+    monkeypatch.setattr(strategy, "honest", recording_honest)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        for rules in ("millie", "classic"):
+            run_study(rules, [27], None, pool, tmp_path / "honest.csv", False,
+                      player=Player("honest", None, 2, 2_000))  # fmt: skip
+    assert [row["player"] for row in read_results(tmp_path / "honest.csv")] == [
+        "honest s=2 n=2000 calibrated",
+        "honest s=2 n=2000",
+    ]
+    assert asked == ["calibrated", "hop"]

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable
 
 from milligan_widget.engine.game import Game
 from milligan_widget.engine.moves import Move
+from milligan_widget.engine.rules import Rules
 from milligan_widget.search.greedy import greedy
 from milligan_widget.search.solver import WINNABLE, SolveResult, solve
 
@@ -20,8 +22,11 @@ from .planner import Settings, next_row_plan
 from .sampler import SamplingEvaluator, check_budget
 from .sampling import visible_view
 
-#: hindsight optimisation (today's default), across the deal, by the calibrated chance
+#: hindsight optimisation, across the deal, by the calibrated chance
 PLANNERS = ("hop", "next-row", "calibrated")
+#: the planner :func:`honest` plays where none is named: the one measured strongest for the
+#: preset (docs/win-rates.md), hindsight optimisation for the others
+DEFAULT_PLANNERS = {"millie": "calibrated"}
 ENDGAME_NODES = 1_000_000  #: the solver's positions once nothing is hidden (about a second)
 
 
@@ -30,20 +35,23 @@ def honest(
     time_limit: float | None = None,
     node_limit: int | None = 20_000,
     seed: int | None = 0,
-    planner: str = "hop",
+    planner: str | None = None,
     settings: Settings | None = None,
 ) -> Callable[[Game], Move | None]:
     """A strategy that plays from what it can see: before each revealing move (a deal, or a
-    move turning up a face-down card) it plays the line :func:`.analysis.honest_plan` judges
-    best on ``samples`` sampled stocks (``node_limit`` positions a solve and, if given,
-    ``time_limit`` seconds for each decision), then that move. Once nothing is hidden it
-    follows the thoughtful solver's line (the player sees all it knows: :data:`ENDGAME_NODES`
-    positions, or ``time_limit`` seconds), or greedy where it finds none. Each decision's
-    samples come from ``seed`` and the move number, never from the deal.
+    move turning up a face-down card) it plays the line its planner judges best (``samples``
+    sampled stocks, ``node_limit`` positions a solve and, if given, ``time_limit`` seconds
+    for each decision), then that move. Once nothing is hidden it follows the thoughtful
+    solver's line (the player sees all it knows: :data:`ENDGAME_NODES` positions, or
+    ``time_limit`` seconds), or greedy where it finds none. Each decision's samples come
+    from ``seed`` and the move number, never from the deal.
 
     Without ``time_limit`` (the default) the player counts positions, not seconds: the same
     deal and seed give the same game on any machine, however loaded.
 
+    ``planner`` says how the lines are judged; by default, as :func:`default_planner` says
+    for the game's rules. ``planner="hop"`` is hindsight optimisation: each line judged by
+    the samples its solver wins (:func:`.analysis.honest_plan`).
     ``planner="next-row"`` judges the candidate lines across the next deal instead
     (:func:`.planner.next_row_plan` with ``settings``; ``samples`` and the budgets then only
     apply once nothing is hidden). ``planner="calibrated"`` ranks them by the calibrated
@@ -55,7 +63,7 @@ def honest(
     True
     """
     check_budget(Game.new(1), samples, time_limit, node_limit)
-    if planner not in PLANNERS:
+    if planner is not None and planner not in PLANNERS:
         raise ValueError(f"planner must be one of {', '.join(PLANNERS)}, not {planner!r}")
     settings = settings or Settings()
     planned: dict[tuple[int, int], Move] = {}  # (id of the game, ply) -> the planned move
@@ -78,12 +86,13 @@ def honest(
         if visible_view(game).hidden == 0:
             result = endgame_solve(game, time_limit)
             return queue(game, result.moves) if result.status == WINNABLE else greedy(game)
-        if planner == "next-row":
+        chosen = planner or default_planner(game.rules)
+        if chosen == "next-row":
             row_seed = Seen.of(game).seed("next-row") if decision_seed is None else decision_seed
             best = next_row_plan(game, settings, row_seed).best
             return queue(game, best.all_moves or fallback_line(game, decision_seed))
-        if planner == "calibrated":
-            line = calibrated_plan(game, samples, node_limit, decision_seed)
+        if chosen == "calibrated":
+            line = calibrated_plan(game, samples, node_limit, decision_seed, time_limit)
             return queue(game, line or fallback_line(game, decision_seed))
         plan = honest_plan(game, samples, time_limit, node_limit, decision_seed)
         return queue(game, plan.best.line.all_moves or fallback_line(game, decision_seed))
@@ -91,18 +100,37 @@ def honest(
     return honest_player
 
 
-__all__ = ["PLANNERS", "calibrated_plan", "honest"]
+__all__ = ["DEFAULT_PLANNERS", "PLANNERS", "calibrated_plan", "default_planner", "honest"]
+
+
+def default_planner(rules: Rules) -> str:
+    """The planner :func:`honest` plays under ``rules`` where none is named
+    (:data:`DEFAULT_PLANNERS`; "hop" for rules not named there, custom rules too).
+
+    >>> default_planner(Rules.named("millie")), default_planner(Rules.named("classic"))
+    ('calibrated', 'hop')
+    """
+    for name, planner in DEFAULT_PLANNERS.items():
+        if Rules.named(name) == rules:
+            return planner
+    return "hop"
 
 
 def calibrated_plan(
-    game: Game, samples: int, node_limit: int | None, seed: int | None = None
+    game: Game,
+    samples: int,
+    node_limit: int | None,
+    seed: int | None = None,
+    time_limit: float | None = None,
 ) -> tuple[Move, ...]:
     """The candidate line (:func:`.hint.candidate_lines`) whose end the calibrated chance
     likes best: each line played on ``samples`` sampled stocks, the same for every line, up
     to its revealing move, and the chance of careful play where it ends, as its player would
     then see it, averaged (:meth:`.CalibratedEvaluator.where_lines_end`; an end with nothing
     hidden gets the solver's verdict at ``node_limit`` positions a sample). Ties keep the
-    candidates' order, greedy's line first. Without a model for the rules, a ValueError.
+    candidates' order, greedy's line first. ``time_limit`` seconds, if given, bound the
+    whole decision (the ends weighed after it read what is seen alone). Without a model for
+    the rules, a ValueError.
 
     >>> from milligan_widget import Game
     >>> calibrated_plan(Game.new(27, "millie"), samples=2, node_limit=2_000, seed=1)[-1]
@@ -114,7 +142,9 @@ def calibrated_plan(
     limit = check_budget(game, samples, None, node_limit)
     seen, lines, samples_seed = candidates(game, seed)
     evaluator = CalibratedEvaluator(model, SamplingEvaluator(samples_seed))
-    ends = evaluator.where_lines_end(seen, [line.all_moves for line in lines], limit)
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    stop = None if deadline is None else (lambda: time.perf_counter() > deadline)
+    ends = evaluator.where_lines_end(seen, [line.all_moves for line in lines], limit, stop)
     best = min(range(len(lines)), key=lambda i: (-ends[i][0], i))
     return lines[best].all_moves
 

@@ -29,16 +29,16 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import FrameType
 from typing import TypedDict
 
-from milligan_widget.analysis.honest import PLANNERS
+from milligan_widget.analysis.honest import DEFAULT_PLANNERS, PLANNERS, default_planner
 from milligan_widget.engine.deals import MAX_DEAL
 from milligan_widget.engine.game import Game
 from milligan_widget.engine.interval import wilson
-from milligan_widget.engine.rules import PRESETS
+from milligan_widget.engine.rules import PRESETS, Rules
 from milligan_widget.engine.savefile import write_atomic
 from milligan_widget.search.solver import UNKNOWN, UNWINNABLE, WINNABLE, solve
 
@@ -105,14 +105,15 @@ class Player:
     """Who plays a study's deals: ``thoughtful`` (the solver, which knows the stock),
     ``greedy``, or ``honest`` (:func:`.strategy.honest` with ``samples`` sampled stocks and
     ``node_limit`` positions a solve, and ``time_limit`` seconds a decision if given: without
-    one its games do not depend on the machine; ``planner`` "next-row" plans across the next
-    deal with the planner's default settings)."""
+    one its games do not depend on the machine; ``planner`` names how it judges its lines,
+    None for the preset's own (:func:`.analysis.honest.default_planner`), and "next-row"
+    plans across the next deal with the planner's default settings)."""
 
     kind: str = "thoughtful"
     time_limit: float | None = 10.0
     samples: int = 8
     node_limit: int = 20_000
-    planner: str = "hop"
+    planner: str | None = None
 
     @property
     def label(self) -> str:
@@ -121,7 +122,7 @@ class Player:
             label = f"honest s={self.samples} n={self.node_limit}"
             if self.time_limit is not None:
                 label += f" t={self.time_limit:g}"
-            return label if self.planner == "hop" else f"{label} {self.planner}"
+            return label if self.planner in ("hop", None) else f"{label} {self.planner}"
         return self.kind
 
     def play(self, rules: str, deal: int) -> Row:
@@ -407,6 +408,8 @@ def run_study(
     ``player`` says who plays (the thoughtful solver with ``time_limit`` by default); its
     results go to a file of their kind (:data:`FIELDS` or :data:`PLAYED_FIELDS`)."""
     player = player or Player("thoughtful", time_limit)
+    if player.kind == "honest" and player.planner is None:  # the preset's own, by name
+        player = replace(player, planner=default_planner(Rules.named(rules)))
     label = player.label
     rows = read_results(path, report)
     _check_kind(path, rows, player)
@@ -590,10 +593,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--planner",
         choices=PLANNERS,
-        default="hop",
+        default=None,
         help="honest: hop judges each line on sampled stocks solved with every row known; "
         "next-row samples the next row and judges the best line after it; calibrated ranks "
-        "the lines by the calibrated chance where they end (default: %(default)s)",
+        "the lines by the calibrated chance where they end (default: the preset's own: "
+        + ", ".join(f"{planner} for {rules}" for rules, planner in DEFAULT_PLANNERS.items())
+        + ", hop for the others)",
     )
     parser.add_argument(
         "--workers",
