@@ -27,7 +27,7 @@ import argparse
 import csv
 import json
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 import numpy as np
@@ -61,12 +61,11 @@ class Data:
 
 def row_features(row: dict[str, str], names: tuple[str, ...]) -> tuple[float, ...]:
     """A CSV row's model inputs ``names``, as the package computes them (:func:`inputs`)."""
-    columns = ("home", "stock_left", "face_down", "buried_low", "buried_depth", "reserve",
-               "empty_columns", "cells_used", "legal_moves")  # fmt: skip
-    seen = VisibleFeatures(
-        *(int(row[name]) for name in columns),
-        *(int(row.get(name) or 0) for name in OWN_COLUMNS),
-    )
+    seen = VisibleFeatures(**{
+        column.name: int(row.get(column.name) or 0) if column.name in OWN_COLUMNS
+        else int(row[column.name])
+        for column in fields(VisibleFeatures)
+    })  # fmt: skip
     decided, undecided = int(row["sample_decided"]), int(row["sample_undecided"])
     figure = Chance(int(row["sample_wins"]), decided + undecided, undecided)
     values = inputs(seen, figure)

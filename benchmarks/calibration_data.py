@@ -27,6 +27,7 @@ import os
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,7 @@ sys.path.insert(0, str(REPO))
 
 from milligan_widget import Game  # noqa: E402
 from milligan_widget.analysis import Limit, SamplingEvaluator, Seen  # noqa: E402
-from milligan_widget.analysis.features import visible_features  # noqa: E402
+from milligan_widget.analysis.features import VisibleFeatures, visible_features  # noqa: E402
 from milligan_widget.analysis.sampling import visible_view  # noqa: E402
 from milligan_widget.strategy import honest  # noqa: E402
 from milligan_widget.studies.study import parse_deals  # noqa: E402
@@ -51,8 +52,7 @@ FIELDS = [
     "breaks", "self_blocks",
 ]  # fmt: skip
 #: the columns a player sees, measured again by --refresh (the sampler's and the outcome stay)
-VISIBLE = ["home", "stock_left", "face_down", "buried_low", "buried_depth", "reserve",
-           "empty_columns", "cells_used", "legal_moves", "breaks", "self_blocks"]  # fmt: skip
+VISIBLE = [column.name for column in fields(VisibleFeatures)]
 
 
 def visible(game: Game) -> dict[str, int]:

@@ -246,7 +246,4 @@ def _stopped(stop: Stop | None) -> bool:
 def model_for(rules: Rules) -> Model | None:
     """The shipped model of the preset whose rules are ``rules``, or None (custom rules, or a
     preset without one)."""
-    for name, model in shipped_models().items():
-        if Rules.named(name) == rules:
-            return model
-    return None
+    return shipped_models().get(rules.with_preset_name().name or "")

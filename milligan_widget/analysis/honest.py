@@ -110,10 +110,7 @@ def default_planner(rules: Rules) -> str:
     >>> default_planner(Rules.named("millie")), default_planner(Rules.named("classic"))
     ('calibrated', 'hop')
     """
-    for name, planner in DEFAULT_PLANNERS.items():
-        if Rules.named(name) == rules:
-            return planner
-    return "hop"
+    return DEFAULT_PLANNERS.get(rules.with_preset_name().name or "", "hop")
 
 
 def calibrated_plan(
