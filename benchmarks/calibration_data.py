@@ -151,13 +151,16 @@ def refresh(path: Path, rules: str) -> int:
     with games.open(newline="") as handle:
         moves = {(r["rules"], r["deal"], r["player_seed"]): r["moves"].split()
                  for r in csv.DictReader(handle)}  # fmt: skip
-    measured = 0
+    measured, games = 0, dict[tuple[str, str, str], Game]()  # each game played on once
     for row in rows:
-        line = moves.get((row["rules"], row["deal"], row["player_seed"]))
+        key = (row["rules"], row["deal"], row["player_seed"])
+        line = moves.get(key)
         if row["rules"] != rules or line is None:
             continue
-        game = Game.new(int(row["deal"]), rules)
-        for move in line[: int(row["ply"])]:
+        game = games.get(key)
+        if game is None or game.ply > int(row["ply"]):
+            game = games[key] = Game.new(int(row["deal"]), rules)
+        for move in line[game.ply : int(row["ply"])]:
             game.play(move)
         row.update(visible(game))
         measured += 1
