@@ -38,7 +38,9 @@ sys.path.insert(0, str(REPO))
 from milligan_widget.analysis.calibrated import NAMES, Model, inputs  # noqa: E402
 from milligan_widget.analysis.evaluate import Chance  # noqa: E402
 from milligan_widget.analysis.features import VisibleFeatures  # noqa: E402
+from milligan_widget.analysis.honest import default_planner  # noqa: E402
 from milligan_widget.engine.interval import wilson  # noqa: E402
+from milligan_widget.engine.rules import Rules  # noqa: E402
 
 FIT_DEALS = range(1, 1501)  #: the only deals fitted on; those above are kept for checks
 MODELS = REPO / "milligan_widget" / "data" / "calibration.json"
@@ -137,13 +139,21 @@ def covariance(x: np.ndarray, weights: np.ndarray, ridge: float = RIDGE) -> np.n
 
 
 def write_model(data: Data, rules: str, basis: str, path: Path = MODELS) -> Model:
-    """Fit on every row and keep the model for ``rules`` in ``path`` (the others stay)."""
+    """Fit on every row and keep the model for ``rules`` in ``path`` (the others stay).
+
+    Where the preset's honest player ranks its lines by a model (its default planner is
+    "calibrated"), the model it reads stays its own: the entry's ``"planner"``, else the model
+    replaced, kept as the entry's ``"planner"``. Refitting the chance never changes the
+    player whose games it was fitted on."""
     weights = fit(data.features, data.won)
     cov = covariance(data.features, weights)
     rows = tuple(tuple(float(c) for c in row) for row in cov)
     model = Model(rules, tuple(float(w) for w in weights), rows, basis, data.names)
     models = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-    models[rules] = model.to_dict()
+    entry, old = model.to_dict(), models.get(rules)
+    if old is not None and default_planner(Rules.named(rules)) == "calibrated":
+        entry["planner"] = old.get("planner", old)
+    models[rules] = entry
     path.write_text(json.dumps(models, indent=1) + "\n", encoding="utf-8")
     return model
 

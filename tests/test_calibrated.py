@@ -15,11 +15,15 @@ from milligan_widget.analysis.calibrated import (
     CalibratedEvaluator,
     Model,
     inputs,
+    model_for,
+    planner_model_for,
+    planner_models,
     shipped_models,
 )
 from milligan_widget.analysis.evaluate import Chance, Limit, Seen
 from milligan_widget.analysis.features import visible_features
 from milligan_widget.analysis.sampling import visible_view
+from milligan_widget.engine.rules import Rules
 from milligan_widget.search.solver import solve
 from milligan_widget.strategy import greedy, play_game
 from milligan_widget.teaching.lessons import stage
@@ -37,8 +41,10 @@ def test_the_features_depend_only_on_what_the_player_sees(case):
     assert visible_features(visible_view(game)) == visible_features(visible_view(twin))
 
 
-def test_the_calibrated_chance_depends_only_on_what_the_player_sees(evaluator):
-    game, twin = _twins(CLASSIC[1], CLASSIC[0], CLASSIC[2], CLASSIC[3])
+@pytest.mark.parametrize("case", [CLASSIC, ("millie", 12, ["d"], 16)], ids=["classic", "millie"])
+def test_the_calibrated_chance_depends_only_on_what_the_player_sees(case):
+    evaluator = CalibratedEvaluator.for_rules(case[0])
+    game, twin = _twins(case[1], case[0], case[2], case[3])
     first = evaluator.evaluate(Seen.of(game, line=False), Limit())
     assert first == evaluator.evaluate(Seen.of(twin, line=False), Limit())
     assert first == evaluator.evaluate(Seen.of(game, line=False), Limit())  # asked twice
@@ -97,6 +103,17 @@ def test_the_shipped_model_is_whole_and_says_what_it_was_fitted_on():
         assert set(entry["names"]) <= set(NAMES), rules
         assert shipped_models()[rules].names == tuple(entry["names"]), rules
         assert "honest player" in entry["basis"] and "deals 1.." in entry["basis"]
+
+
+def test_the_planner_reads_the_model_its_games_were_played_with():
+    shipped = json.loads(files("milligan_widget.data").joinpath("calibration.json").read_text())
+    for rules, entry in shipped.items():
+        planner = entry.get("planner", entry)
+        assert planner_models()[rules].weights == tuple(planner["weights"]), rules
+        assert planner_models()[rules].names == tuple(planner["names"]), rules
+        assert planner_model_for(Rules.named(rules)) == planner_models()[rules]
+        assert model_for(Rules.named(rules)) == shipped_models()[rules]
+    assert planner_model_for(Rules.named("giant")) is None
 
 
 def test_a_model_of_the_wrong_shape_or_rules_is_refused():

@@ -4,6 +4,7 @@ prints, on made-up data whose true chances are known."""
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 
 import numpy as np
@@ -85,3 +86,20 @@ def test_the_column_blocks_are_fitted_only_where_every_row_has_them(tmp_path: Pa
         writer.writerows({**row, "breaks": 4, "self_blocks": 2} for row in rows)
     after = calibration.read(tmp_path / "blocks.csv", "classic")
     assert after.names == NAMES and after.features[0, -2:] == pytest.approx([0.1, 0.05])
+
+
+def test_a_new_fit_of_the_chance_keeps_the_model_its_player_reads(tmp_path: Path):
+    write_rows(tmp_path / "rows.csv")
+    data = calibration.read(tmp_path / "rows.csv", "classic")
+    models = tmp_path / "calibration.json"
+    first = calibration.write_model(data, "millie", "first", models)  # Millie: a model planner
+    calibration.write_model(data, "classic", "first", models)  # classic: hindsight optimisation
+    refit = calibration.Data(data.names, data.features, 1 - data.won, data.deal, data.opening,
+                             data.sampled)  # fmt: skip
+    for basis in ("second", "third"):
+        calibration.write_model(refit, "millie", basis, models)
+        calibration.write_model(refit, "classic", basis, models)
+    shipped = json.loads(models.read_text())
+    assert shipped["millie"]["basis"] == "third" and shipped["millie"]["planner"] == first.to_dict()
+    assert shipped["millie"]["weights"] != list(first.weights)
+    assert "planner" not in shipped["classic"]

@@ -70,8 +70,12 @@ def test_bad_settings_are_refused_in_words():
 
 
 # ------------------------------------------------------------ the calibrated planner
-def test_the_calibrated_plan_depends_only_on_what_the_player_sees():
-    rules, deal, moves, keep = CLASSIC
+MILLIE = ("millie", 12, ["d"], 16)  # the preset whose honest player plans so by default
+
+
+@pytest.mark.parametrize("case", [CLASSIC, MILLIE], ids=["classic", "millie"])
+def test_the_calibrated_plan_depends_only_on_what_the_player_sees(case):
+    rules, deal, moves, keep = case
     game, twin = _twins(deal, rules, moves, keep)
     line = calibrated_plan(game, samples=2, node_limit=2_000)
     assert line == calibrated_plan(twin, samples=2, node_limit=2_000)

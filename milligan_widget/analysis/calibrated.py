@@ -117,13 +117,33 @@ def _sigmoid(value: float) -> float:
 
 
 @functools.cache
-def shipped_models() -> Mapping[str, Model]:
-    """The models shipped with the package, by preset (read once)."""
+def _shipped_entries() -> Mapping[str, Mapping[str, Any]]:
+    """The entries of ``calibration.json``, by preset, whose models read known inputs (a
+    newer file's models with new inputs are not read)."""
     text = files("milligan_widget.data").joinpath("calibration.json").read_text("utf-8")
     return {
-        rules: _model(rules, entry)
+        rules: entry
         for rules, entry in json.loads(text).items()
-        if set(entry["names"]) <= set(NAMES)  # a newer file's models with new inputs: not read
+        if set(entry["names"]) | set(entry.get("planner", entry)["names"]) <= set(NAMES)
+    }
+
+
+@functools.cache
+def shipped_models() -> Mapping[str, Model]:
+    """The models of the shown chance shipped with the package, by preset (read once)."""
+    return {rules: _model(rules, entry) for rules, entry in _shipped_entries().items()}
+
+
+@functools.cache
+def planner_models() -> Mapping[str, Model]:
+    """The models the calibrated planner ranks its lines by, by preset: an entry's own
+    ``"planner"`` where it has one, else the shown chance's model. A player is its planner
+    and the model it reads: when the chance is fitted anew on a player's games, the model
+    that player read stays its planner's, so the player whose games were measured is the
+    one that plays."""
+    return {
+        rules: _model(rules, entry.get("planner", entry))
+        for rules, entry in _shipped_entries().items()
     }
 
 
@@ -244,6 +264,13 @@ def _stopped(stop: Stop | None) -> bool:
 
 @functools.cache
 def model_for(rules: Rules) -> Model | None:
-    """The shipped model of the preset whose rules are ``rules``, or None (custom rules, or a
-    preset without one)."""
+    """The shipped model of the chance shown under ``rules`` (a preset's rules), or None
+    (custom rules, or a preset without one)."""
     return shipped_models().get(rules.with_preset_name().name or "")
+
+
+@functools.cache
+def planner_model_for(rules: Rules) -> Model | None:
+    """The model the calibrated planner reads under ``rules`` (:func:`planner_models`), or
+    None where the rules have no model."""
+    return planner_models().get(rules.with_preset_name().name or "")

@@ -15,7 +15,7 @@ from milligan_widget.engine.rules import Rules
 from milligan_widget.search.greedy import greedy
 from milligan_widget.search.solver import WINNABLE, SolveResult, solve
 
-from .calibrated import CalibratedEvaluator, model_for
+from .calibrated import CalibratedEvaluator, planner_model_for
 from .evaluate import Seen
 from .hint import candidates, fallback_line, honest_plan
 from .planner import Settings, next_row_plan
@@ -121,11 +121,12 @@ def calibrated_plan(
     time_limit: float | None = None,
 ) -> tuple[Move, ...]:
     """The candidate line (:func:`.hint.candidate_lines`) whose end the calibrated chance
-    likes best: each line played on ``samples`` sampled stocks, the same for every line, up
-    to its revealing move, and the chance of careful play where it ends, as its player would
-    then see it, averaged (:meth:`.CalibratedEvaluator.where_lines_end`; an end with nothing
-    hidden gets the solver's verdict at ``node_limit`` positions a sample). Ties keep the
-    candidates' order, greedy's line first. ``time_limit`` seconds, if given, bound the
+    likes best, by the model the planner reads (:func:`.calibrated.planner_models`): each
+    line played on ``samples`` sampled stocks, the same for every line, up to its revealing
+    move, and the chance of careful play where it ends, as its player would then see it,
+    averaged (:meth:`.CalibratedEvaluator.where_lines_end`; an end with nothing hidden gets
+    the solver's verdict at ``node_limit`` positions a sample). Ties keep the candidates'
+    order, greedy's line first. ``time_limit`` seconds, if given, bound the
     whole decision (the ends weighed after it read what is seen alone). Without a model for
     the rules, a ValueError.
 
@@ -133,7 +134,7 @@ def calibrated_plan(
     >>> calibrated_plan(Game.new(27, "millie"), samples=2, node_limit=2_000, seed=1)[-1]
     Move('d')
     """
-    model = model_for(game.rules)
+    model = planner_model_for(game.rules)
     if model is None:
         raise ValueError("the calibrated planner needs rules with a calibrated chance")
     limit = check_budget(game, samples, None, node_limit)
