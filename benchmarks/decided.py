@@ -11,9 +11,11 @@ issue's target: solve(game, 2.0) decides >= 95% of classic and >= 90% of Millie 
 Tune on deals 1..1500 only (the default deals are spread over them).
 
 Run:  nice -n 19 python benchmarks/decided.py [--rules classic,millie] [--deals 40]
-          [--max-nodes 1000000] [--out benchmarks/results/decided.csv]
+          [--max-nodes 1000000] [--deeper 80000000] [--out benchmarks/results/decided.csv]
 
 Rows are appended as deals finish, so a second run resumes (delete the CSV for fresh figures).
+``--deeper N`` solves again, with N positions, each position still undecided at a smaller
+budget, and appends its row: the table then goes on to the budgets every position was given.
 """
 
 from __future__ import annotations
@@ -74,8 +76,43 @@ def measure(rules: str, deal: int, max_nodes: int) -> dict[str, object]:
     }
 
 
+def deepest(rows: list[dict[str, str]], rules: str) -> dict[int, dict[str, str]]:
+    """Each deal's row that says most: a decided one, else the one with the largest budget."""
+    best: dict[int, dict[str, str]] = {}
+    for row in rows:
+        if row["rules"] != rules:
+            continue
+        deal, known = int(row["deal"]), best.get(int(row["deal"]))
+        if known is None or (known["status"] == UNKNOWN and (
+            row["status"] != UNKNOWN or int(row["max_nodes"]) > int(known["max_nodes"])
+        )):  # fmt: skip
+            best[deal] = row
+    return best
+
+
+def decided_within(row: dict[str, str], budget: int) -> bool | None:
+    """Did the solver decide the row's position within ``budget`` positions (None: the row
+    does not say, its solve had a smaller budget)? It searches alike whatever its budget.
+
+    >>> row = {"status": "unknown", "nodes": "1000001", "max_nodes": "1000000"}
+    >>> decided_within(row, 500_000), decided_within(row, 2_000_000)
+    (False, None)
+    >>> decided_within({"status": "winnable", "nodes": "700000", "max_nodes": "1000000"}, 10**7)
+    True
+    """
+    if row["status"] != UNKNOWN:
+        return int(row["nodes"]) <= budget
+    return False if budget <= int(row["max_nodes"]) else None
+
+
+def undecided_at(rows: list[dict[str, str]], rules: str, deal: int, budget: int) -> bool:
+    """Is ``deal``'s position still to be solved with ``budget`` positions (undecided with
+    fewer)?"""
+    return decided_within(deepest(rows, rules)[deal], budget) is None
+
+
 def report(rows: list[dict[str, str]], rules: str, seconds: float) -> None:
-    mine = [r for r in rows if r["rules"] == rules]
+    mine = list(deepest(rows, rules).values())
     if not mine:
         return
     n = len(mine)
@@ -89,12 +126,11 @@ def report(rows: list[dict[str, str]], rules: str, seconds: float) -> None:
         f"{seconds:g} s (wall, measured)",
         sum(r["status"] != UNKNOWN and float(r["seconds"]) <= seconds for r in mine),
     )
-    for budget in BUDGETS:
-        if budget <= min(int(r["max_nodes"]) for r in mine):
-            line(
-                f"{budget:,} nodes",
-                sum(r["status"] != UNKNOWN and int(r["nodes"]) <= budget for r in mine),
-            )
+    budgets = sorted({*BUDGETS, *(int(r["max_nodes"]) for r in mine)})
+    for budget in budgets:
+        verdicts = [decided_within(r, budget) for r in mine]
+        if None not in verdicts:
+            line(f"{budget:,} nodes", sum(bool(v) for v in verdicts))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -103,6 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=40, help="deals per preset (spread)")
     parser.add_argument("--max-nodes", type=int, default=1_000_000)
     parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--deeper", type=int, help="solve the undecided again with so many")
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks/results/decided.csv")
     args = parser.parse_args(argv)
     done: list[dict[str, str]] = []
@@ -117,9 +154,12 @@ def main(argv: list[str] | None = None) -> int:
             writer.writeheader()
         for rules in args.rules.split(","):
             for deal in spread_deals(args.deals):
-                if (rules, deal) in seen:
+                if (rules, deal) not in seen:
+                    row = measure(rules, deal, args.max_nodes)
+                elif args.deeper and undecided_at(done, rules, deal, args.deeper):
+                    row = measure(rules, deal, args.deeper)
+                else:
                     continue
-                row = measure(rules, deal, args.max_nodes)
                 writer.writerow(row)
                 f.flush()
                 done.append({k: str(v) for k, v in row.items()})
