@@ -35,7 +35,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from milligan_widget.analysis.calibrated import NAMES, Model, inputs  # noqa: E402
+from milligan_widget.analysis.calibrated import NAMES, Model, inputs, shipped_models  # noqa: E402
 from milligan_widget.analysis.evaluate import Chance  # noqa: E402
 from milligan_widget.analysis.features import VisibleFeatures  # noqa: E402
 from milligan_widget.analysis.honest import default_planner  # noqa: E402
@@ -87,13 +87,15 @@ def hidden(row: dict[str, str]) -> bool:
     return int(row["stock_left"]) > 0 or int(row["face_down"]) > 0
 
 
-def read(path: Path, rules: str) -> Data:
+def read(path: Path, rules: str, names: tuple[str, ...] | None = None) -> Data:
+    """The rows of ``rules`` in ``path`` with cards hidden, as the inputs ``names`` (default:
+    every input the rows can give)."""
     with path.open(newline="") as handle:
         rows = [r for r in csv.DictReader(handle) if r["rules"] == rules]
     rows = [r for r in rows if int(r["deal"]) in FIT_DEALS and hidden(r)]
     if not rows:
         raise SystemExit(f"no {rules} rows in {path}: run benchmarks/calibration_data.py first")
-    names = names_in(rows)
+    names = names_in(rows) if names is None else names
     return Data(
         names,
         np.array([row_features(r, names) for r in rows]),
@@ -205,6 +207,21 @@ def report(name: str, pred: np.ndarray, data: Data) -> None:
           f"{wins} of {games} ({wins / games:.3f}, {low:.3f}-{high:.3f})")  # fmt: skip
 
 
+def held_out(data: Data, path: Path, rules: str) -> tuple[Data, np.ndarray, np.ndarray]:
+    """The rows of ``path`` (deals ``data`` does not have), the chance a model fitted on all of
+    ``data`` gives them, and the chance of the model shipped today."""
+    check = read(path, rules, data.names)
+    shared = set(check.deal.tolist()) & set(data.deal.tolist())
+    if shared:
+        raise SystemExit(f"{path} has deals the fit has too ({min(shared)}...): not held out")
+    fitted = predict(fit(data.features, data.won), check.features)
+    shipped = shipped_models()[rules]
+    inputs_of = read(path, rules, shipped.names).features
+    today = np.array([shipped.chance(dict(zip(shipped.names, row, strict=True)))[0]
+                      for row in inputs_of])  # fmt: skip
+    return check, fitted, today
+
+
 def draw(path: Path, curves: dict[str, np.ndarray], data: Data, title: str) -> None:
     import matplotlib
 
@@ -235,6 +252,9 @@ def main() -> None:
     parser.add_argument("--data", type=Path, help="the rows (results/calibration-RULES.csv)")
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--picture", type=Path, help="write the reliability diagram here (PNG)")
+    parser.add_argument("--held-out", type=Path,
+                        help="rows of other deals: judged by the model fitted on every row of "
+                             "--data, and by the model shipped today")  # fmt: skip
     parser.add_argument("--write-model", action="store_true",
                         help="fit on every row and ship it in milligan_widget/data/")  # fmt: skip
     args = parser.parse_args()
@@ -251,6 +271,13 @@ def main() -> None:
     print("\nweights on all rows (intercept first):")
     for name, weight in zip(["intercept", *data.names], weights, strict=True):
         print(f"  {name:14s} {weight:+.3f}")
+    if args.held_out:
+        check, fitted, today = held_out(data, args.held_out, args.rules)
+        span = f"deals {check.deal.min()}..{check.deal.max()}"
+        print(f"\nheld out: {len(check.won)} positions of {int(check.opening.sum())} games "
+              f"({span}), never fitted on")  # fmt: skip
+        report("the chance fitted on every row above", fitted, check)
+        report("the chance shipped today", today, check)
     if args.write_model:
         span = f"deals {data.deal.min()}..{data.deal.max()}"
         basis = (f"{len(data.won)} positions with cards hidden, of {deals} games of the "

@@ -103,3 +103,21 @@ def test_a_new_fit_of_the_chance_keeps_the_model_its_player_reads(tmp_path: Path
     assert shipped["millie"]["basis"] == "third" and shipped["millie"]["planner"] == first.to_dict()
     assert shipped["millie"]["weights"] != list(first.weights)
     assert "planner" not in shipped["classic"]
+
+
+def test_held_out_rows_are_judged_by_a_model_that_never_saw_their_deals(tmp_path: Path):
+    write_rows(tmp_path / "rows.csv")  # deals 1..60
+    data = calibration.read(tmp_path / "rows.csv", "classic")
+    with (tmp_path / "rows.csv").open(newline="") as handle:
+        rows = [row for row in csv.DictReader(handle) if int(row["deal"]) <= 30]
+    with (tmp_path / "other.csv").open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, list(rows[0]))
+        writer.writeheader()
+        writer.writerows({**row, "deal": int(row["deal"]) + 1000} for row in rows)
+    check, fitted, today = calibration.held_out(data, tmp_path / "other.csv", "classic")
+    assert set(check.deal.tolist()) == set(range(1001, 1031))
+    assert len(fitted) == len(today) == len(check.won)
+    assert ((fitted > 0.5) == (check.won == 1))[~check.opening].mean() > 0.9
+    assert today.min() > 0 and today.max() < 1 and not np.allclose(today, fitted)
+    with pytest.raises(SystemExit, match="not held out"):
+        calibration.held_out(data, tmp_path / "rows.csv", "classic")
