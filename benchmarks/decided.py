@@ -34,7 +34,8 @@ from milligan_widget.search.greedy import greedy  # noqa: E402
 from milligan_widget.search.solver import UNKNOWN, solve  # noqa: E402
 
 FIELDS = ["rules", "deal", "ply", "stock", "status", "nodes", "seconds", "max_nodes"]
-BUDGETS = (20_000, 100_000, 250_000, 500_000, 1_000_000)
+BUDGETS = (20_000, 100_000, 250_000, 500_000, 1_000_000, 2_000_000, 5_000_000, 10_000_000,
+           20_000_000, 40_000_000)  # fmt: skip
 GREEDY_MOVES = 40
 
 
