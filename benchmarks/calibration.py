@@ -280,9 +280,10 @@ def main() -> None:
         report("the chance shipped today", today, check)
     if args.write_model:
         span = f"deals {data.deal.min()}..{data.deal.max()}"
+        planner = default_planner(Rules.named(args.rules))
         basis = (f"{len(data.won)} positions with cards hidden, of {deals} games of the "
-                 f"honest player at its defaults, counting positions ({args.rules}, {span}; "
-                 "benchmarks/calibration.py)")  # fmt: skip
+                 f"honest player at its defaults (its {planner} planner), counting positions "
+                 f"({args.rules}, {span}; benchmarks/calibration.py)")  # fmt: skip
         write_model(data, args.rules, basis)
         print(f"\nthe model for {args.rules} is in {MODELS.relative_to(REPO)}")
     if args.picture:
