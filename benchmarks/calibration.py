@@ -35,7 +35,13 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from milligan_widget.analysis.calibrated import NAMES, Model, inputs, shipped_models  # noqa: E402
+from milligan_widget.analysis.calibrated import (  # noqa: E402
+    NAMES,
+    Model,
+    inputs,
+    planner_models,
+    shipped_models,
+)
 from milligan_widget.analysis.evaluate import Chance  # noqa: E402
 from milligan_widget.analysis.features import VisibleFeatures  # noqa: E402
 from milligan_widget.analysis.honest import default_planner  # noqa: E402
@@ -215,11 +221,13 @@ def held_out(data: Data, path: Path, rules: str) -> tuple[Data, np.ndarray, np.n
     if shared:
         raise SystemExit(f"{path} has deals the fit has too ({min(shared)}...): not held out")
     fitted = predict(fit(data.features, data.won), check.features)
-    shipped = shipped_models()[rules]
-    inputs_of = read(path, rules, shipped.names).features
-    today = np.array([shipped.chance(dict(zip(shipped.names, row, strict=True)))[0]
-                      for row in inputs_of])  # fmt: skip
-    return check, fitted, today
+    return check, fitted, model_chances(shipped_models()[rules], path, rules)
+
+
+def model_chances(model: Model, path: Path, rules: str) -> np.ndarray:
+    """The chance ``model`` gives each row of ``path`` (as :func:`read` keeps them)."""
+    rows = read(path, rules, model.names).features
+    return np.array([model.chance(dict(zip(model.names, row, strict=True)))[0] for row in rows])
 
 
 def draw(path: Path, curves: dict[str, np.ndarray], data: Data, title: str) -> None:
@@ -267,6 +275,10 @@ def main() -> None:
     model = cross_fitted(data, args.folds)
     report("the fitted chance", model, data)
     report("the sampler's figure alone", data.sampled, data)
+    planner = planner_models().get(args.rules)
+    if planner is not None and planner != shipped_models()[args.rules]:
+        report("the model the planner reads (fitted on other games)",
+               model_chances(planner, args.data or path, args.rules), data)  # fmt: skip
     weights = fit(data.features, data.won)
     print("\nweights on all rows (intercept first):")
     for name, weight in zip(["intercept", *data.names], weights, strict=True):
