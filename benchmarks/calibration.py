@@ -275,10 +275,10 @@ def main() -> None:
     model = cross_fitted(data, args.folds)
     report("the fitted chance", model, data)
     report("the sampler's figure alone", data.sampled, data)
-    planner = planner_models().get(args.rules)
-    if planner is not None and planner != shipped_models()[args.rules]:
+    planner_model = planner_models().get(args.rules)
+    if planner_model is not None and planner_model != shipped_models()[args.rules]:
         report("the model the planner reads (fitted on other games)",
-               model_chances(planner, args.data or path, args.rules), data)  # fmt: skip
+               model_chances(planner_model, path, args.rules), data)  # fmt: skip
     weights = fit(data.features, data.won)
     print("\nweights on all rows (intercept first):")
     for name, weight in zip(["intercept", *data.names], weights, strict=True):
@@ -292,9 +292,9 @@ def main() -> None:
         report("the chance shipped today", today, check)
     if args.write_model:
         span = f"deals {data.deal.min()}..{data.deal.max()}"
-        planner = default_planner(Rules.named(args.rules))
+        planner_name = default_planner(Rules.named(args.rules))
         basis = (f"{len(data.won)} positions with cards hidden, of {deals} games of the "
-                 f"honest player at its defaults (its {planner} planner), counting positions "
+                 f"honest player at its defaults (its {planner_name} planner), counting positions "
                  f"({args.rules}, {span}; benchmarks/calibration.py)")  # fmt: skip
         write_model(data, args.rules, basis)
         print(f"\nthe model for {args.rules} is in {MODELS.relative_to(REPO)}")
