@@ -289,7 +289,10 @@ def main() -> None:
         print(f"\nheld out: {len(check.won)} positions of {int(check.opening.sum())} games "
               f"({span}), never fitted on")  # fmt: skip
         report("the chance fitted on every row above", fitted, check)
-        report("the chance shipped today", today, check)
+        if np.allclose(fitted, today):
+            print("  (it is the chance shipped today)")
+        else:
+            report("the chance shipped today", today, check)
     if args.write_model:
         span = f"deals {data.deal.min()}..{data.deal.max()}"
         planner_name = default_planner(Rules.named(args.rules))
