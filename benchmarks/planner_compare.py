@@ -32,7 +32,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from milligan_widget import Game  # noqa: E402
-from milligan_widget.analysis.calibrated import FIRST_NAMES, model_for  # noqa: E402
+from milligan_widget.analysis.calibrated import FIRST_NAMES, planner_model_for  # noqa: E402
 from milligan_widget.analysis.honest import PLANNERS  # noqa: E402
 from milligan_widget.analysis.planner import LEAVES, Settings  # noqa: E402
 from milligan_widget.engine.interval import wilson  # noqa: E402
@@ -61,7 +61,7 @@ def label(args: argparse.Namespace) -> str:
         clock = "" if args.time_limit is None else f" t={args.time_limit:g}"
         return f"honest s={args.samples} n={args.node_limit}{clock} seed={args.seed}"
     if args.planner == "calibrated":
-        model = model_for(Rules.named(args.rules))
+        model = planner_model_for(Rules.named(args.rules))
         inputs = "" if model is None or model.names == FIRST_NAMES else f" i={len(model.names)}"
         return f"honest calibrated{inputs} s={args.samples} n={args.node_limit} seed={args.seed}"
     return (
