@@ -26,9 +26,10 @@ from milligan_widget.analysis import (
     visible_view,
     win_chance,
 )
+from milligan_widget.analysis.buried import buried_for_good
 from milligan_widget.analysis.evaluate import SEEING
 from milligan_widget.search.solver import solve
-from milligan_widget.strategy import honest
+from milligan_widget.strategy import honest, play_game
 from milligan_widget.teaching.lessons import stage
 from tests.staging import stage as staged
 
@@ -415,3 +416,59 @@ def test_the_careful_words_of_a_seeded_hint_draw_on_the_hint_s_seed(monkeypatch)
     monkeypatch.setattr(hint_module, "evaluator_for", evaluator_for)
     honest_hint(Game.new(98), samples=4, node_limit=3_000, seed=5)
     assert seeds == [5]
+
+
+# ----------------------------------------------------------------------------- buried for good
+
+# Milligan Harp deal 122 as the honest player (seed 2) played it: the stock is out, 14 cards
+# lie face down, and the 1,152 positions the quiet moves reach turn none of them up. Before
+# the player could see it, it moved runs to and fro for about a thousand moves.
+LINE_122 = (
+    "2>f 5>f 6>8 7>f 5>f d 4>f 7>f 8>2 6>4 7>1 6>4 7>3 4>5 7>4 5>4 4>3 d 4>f 4>8 6>4 6>4 d "
+    "2>f 6>7 6>3 4>3 3>2 4>5 8>1 d 8>5 3>7 3>4 4>3 4>1 d 3>f 4>f 8>5 3>6 6>3 d 3>f 4>f 8>f "
+    "1>6 2>5 7>2 5>7 d 7>2 1>4 d 8>f 3>1 2>1 5>4 1>5 5>4 4>7 d 3>7 8>2 1>2 1>2 1>6 2>6 2>1 "
+    "3>4 1>2 3>8 2>1 4>8 1>2"
+)
+SHUTTLE = ["QC KH", "QC KH", "QH KC", "QH KC", "QD KS", "QD KS", "JS KD QS", "QS JS KD"]
+
+
+def _shuttle(**changes: str) -> Game:
+    """Face-down cards under Kings, and a Q♠ that can only go to and fro between two K♦s."""
+    tableau = {i + 1: cards for i, cards in enumerate(SHUTTLE)} | {
+        int(column): cards for column, cards in changes.items()
+    }
+    down = [1] * 7 + [len(tableau[8].split()) - 1]
+    return stage(tableau, rules="milligan-harp", rest_in_stock=False, face_down=down)
+
+
+def test_cards_that_can_never_turn_up_are_seen_to_be_lost():
+    game = _shuttle()
+    assert game.status == "playing" and buried_for_good(game)
+    game.play("7>8")  # the Q♠ goes over; the K♦ it leaves is face up already
+    assert buried_for_good(game) and game.status == "playing"
+
+
+def test_a_card_that_can_still_turn_up_is_not_called_lost():
+    # a J♠ home instead of face down: the Q♠ can go home, then a K♠, which turns a card up
+    assert not buried_for_good(_shuttle(**{"8": "QS KD"}))
+    assert not buried_for_good(Game.new(122, "milligan-harp"))  # the stock is still there
+    assert not buried_for_good(stage({1: "KH", 2: "QC"}, rules="millie"))  # nothing face down
+
+
+def test_the_buried_test_reads_no_hidden_card_and_proves_only_what_it_searched():
+    game, twin = _still_hidden_twins(122, "milligan-harp", LINE_122.split())
+    assert game.stock_count == 0 and game.status == "playing"
+    assert buried_for_good(game) and buried_for_good(twin)
+    assert not buried_for_good(game, reach=1_000)  # not all of its 1,152 positions: unproven
+    assert " ".join(map(str, game.history)) == LINE_122  # the game is not changed
+
+
+def test_the_honest_player_gives_up_a_game_it_sees_is_lost():
+    game, twin = _still_hidden_twins(122, "milligan-harp", LINE_122.split())
+    player = honest(**FAST)
+    assert player(game) is None and player(twin) is None
+    assert play_game(game, player).ply == len(LINE_122.split())
+    hint, other = honest_hint(game, **FAST), honest_hint(twin, **FAST)
+    assert hint == other and hint.status == "unwinnable"
+    assert hint.reason.startswith("no face-down card can turn up any more")
+    assert hint.move in game.legal_moves

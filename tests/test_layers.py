@@ -37,6 +37,7 @@ LAYERS = [
     ["search"],
     # analysis/: what a player may know
     ["analysis.sampling"],
+    ["analysis.buried"],  # face-down cards that can never turn up, seen from the board
     ["analysis.features"],  # what a player sees, as numbers
     ["analysis.evaluate"],  # the seam: a seen position, a limit, a chance
     ["analysis.cache"],  # one cache of chances per visible position

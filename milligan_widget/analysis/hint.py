@@ -28,6 +28,7 @@ from milligan_widget.search.greedy import greedy, position_score
 from milligan_widget.search.solver import UNKNOWN, UNWINNABLE, WINNABLE, solve
 
 from .advice import Hint
+from .buried import buried_for_good, quiet_moves
 from .calibrated import CalibratedEvaluator
 from .chance import evaluator_for
 from .evaluate import NODES, SAMPLES, Chance, Evaluator, Limit, Seen, Stop
@@ -37,6 +38,7 @@ from .sampling import determinize, visible_view
 WIDTH = 6  #: quiet candidate positions judged besides dealing at once and the greedy line
 REVEALS = 3  #: candidate lines ending in a move that turns up a face-down card
 EXPLORE = 48  #: positions expanded to find the candidates
+BURIED = "no face-down card can turn up any more, so this game can no longer be won"
 
 
 @dataclass(frozen=True)
@@ -94,21 +96,6 @@ class Plan:
 # ----------------------------------------------------------------------------- candidates
 
 
-def _quiet_moves(game: Game) -> list[tuple[Move, bool]]:
-    """The moves that do not deal, each with whether it turns up a face-down card."""
-    down = sum(game.face_down)
-    moves = []
-    for move in game.legal_moves:
-        if move.is_deal:
-            continue
-        action = game.action(move)
-        game.apply_action(action)
-        turns_up = sum(game.face_down) < down
-        game.unapply_action(action)
-        moves.append((move, turns_up))
-    return moves
-
-
 def candidate_lines(
     probe: Game, seen: set[PositionKey], width: int = WIDTH, explore: int = EXPLORE
 ) -> list[Line]:
@@ -125,7 +112,7 @@ def candidate_lines(
         if not frontier:
             break
         _, _, line, game = heapq.heappop(frontier)
-        for move, turns_up in _quiet_moves(game):
+        for move, turns_up in quiet_moves(game):
             if turns_up:
                 reveals.append(Line(line, move))
                 continue
@@ -225,11 +212,15 @@ def honest_hint(
 ) -> Hint:
     """The first move of the line that keeps the best chance, with ``source="honest"`` and a
     reason in a player's words. Where nothing is hidden it is the thoughtful solver's hint
-    (everything it knows, the player sees). ``status`` is the thoughtful verdict only then;
-    otherwise "unknown" (the real hidden cards are never read)."""
+    (everything it knows, the player sees). ``status`` is the thoughtful verdict only then, or
+    "unwinnable" where no face-down card can turn up any more (:mod:`.buried`); otherwise
+    "unknown" (the real hidden cards are never read)."""
     limit = check_budget(game, samples, time_limit, node_limit)
     if visible_view(game).hidden == 0:
         return _open_hint(game, limit, stop)
+    if buried_for_good(game):
+        move = fallback_line(game, seed)[0]
+        return Hint(move, f"{BURIED}: a greedy move", "honest", UNWINNABLE)
     plan = honest_plan(game, samples, time_limit, node_limit, seed, stop)
     moves = plan.best.line.all_moves or fallback_line(game, plan.seed)
     careful = _careful(game, moves, limit, seed, stop)
