@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from milligan_widget import Game
+from milligan_widget import Game, Move
 from milligan_widget.analysis import (
     Chance,
     Seen,
@@ -26,7 +26,7 @@ from milligan_widget.analysis import (
     visible_view,
     win_chance,
 )
-from milligan_widget.analysis.buried import buried_for_good
+from milligan_widget.analysis.buried import buried_for_good, last_cards_home
 from milligan_widget.analysis.evaluate import SEEING
 from milligan_widget.search.solver import solve
 from milligan_widget.strategy import honest, play_game
@@ -429,6 +429,12 @@ LINE_122 = (
     "1>6 2>5 7>2 5>7 d 7>2 1>4 d 8>f 3>1 2>1 5>4 1>5 5>4 4>7 d 3>7 8>2 1>2 1>2 1>6 2>6 2>1 "
     "3>4 1>2 3>8 2>1 4>8 1>2"
 )
+# Deal 188 (seed 2) after its last deal: nothing can turn up, but one more card can go home.
+LINE_188 = (
+    "3>8 d 6>1 2>3 d d 5>f 5>7 6>5 6>1 d 3>f 5>3 8>7 6>4 d 4>1 1>2 5>3 4>3 7>4 4>6 5>3 5>2 "
+    "5>f 3>f 6>5 d 6>f 8>f 7>f 5>f 6>f 8>f 8>3 4>5 2>3 2>8 2>f d 4>f 8>f 3>8 7>f 7>5 d 2>f "
+    "7>f 1>4 1>f 6>5 6>4 d"
+)
 SHUTTLE = ["QC KH", "QC KH", "QH KC", "QH KC", "QD KS", "QD KS", "JS KD QS", "QS JS KD"]
 
 
@@ -466,9 +472,18 @@ def test_the_buried_test_reads_no_hidden_card_and_proves_only_what_it_searched()
 def test_the_honest_player_gives_up_a_game_it_sees_is_lost():
     game, twin = _still_hidden_twins(122, "milligan-harp", LINE_122.split())
     player = honest(**FAST)
-    assert player(game) is None and player(twin) is None
+    assert last_cards_home(game) == () and player(game) is None and player(twin) is None
     assert play_game(game, player).ply == len(LINE_122.split())
     hint, other = honest_hint(game, **FAST), honest_hint(twin, **FAST)
     assert hint == other and hint.status == "unwinnable"
     assert hint.reason.startswith("no face-down card can turn up any more")
     assert hint.move in game.legal_moves
+
+
+def test_before_giving_up_the_honest_player_takes_home_what_still_goes():
+    game, twin = _still_hidden_twins(188, "milligan-harp", LINE_188.split())
+    assert game.foundation_count == 17
+    assert last_cards_home(game) == last_cards_home(twin) == (Move.parse("2>f"),)
+    play_game(game, honest(**FAST))
+    assert game.foundation_count == 18 and [str(m) for m in game.history[-1:]] == ["2>f"]
+    assert game.status == "playing" and last_cards_home(game) == ()

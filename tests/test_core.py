@@ -100,6 +100,8 @@ def assert_moves_play_alike(c, p, game: Game) -> None:
         after = game.copy(history=False)
         after.play(c.move_of(ch))
         assert c.state() == p.state()
+        turned = sum(after.face_down) < sum(game.face_down)
+        assert c.turns_up(ch) == p.turns_up(ph) == turned
         assert piles(c.state()) == piles(make_core(after, "python").state())
         assert c.key() == p.key() and c.endgame_rank() == p.endgame_rank()
         c.undo(ch)

@@ -19,13 +19,16 @@ The Q♠ can go back and forth between the K♦s, but no card ever turns up.
 from __future__ import annotations
 
 import random
+from collections import deque
 
+from milligan_widget.core import make_core
 from milligan_widget.engine.game import Game
 from milligan_widget.engine.moves import Move
+from milligan_widget.engine.position import SearchKey
 
 from .sampling import determinize, visible_view
 
-REACH = 4_000  #: positions the test may visit before it gives up proving anything
+REACH = 100_000  #: positions the test may visit before it gives up proving anything
 
 
 def quiet_moves(game: Game) -> list[tuple[Move, bool]]:
@@ -47,22 +50,52 @@ def buried_for_good(game: Game, reach: int = REACH) -> bool:
     """True when ``game`` has a face-down card, nothing left to deal, and no line of quiet
     moves leads to a move that turns a card up: proven from what the player sees, within
     ``reach`` positions (beyond them, False: not proven). The game is not changed."""
+    return last_cards_home(game, reach) is not None
+
+
+def last_cards_home(game: Game, reach: int = REACH) -> tuple[Move, ...] | None:
+    """Where ``game`` is buried for good (:func:`buried_for_good`), the shortest line to the
+    position with the most cards home the quiet moves reach (empty where it is this one);
+    else None. What a player does who sees the game is lost: take home what still goes.
+
+    >>> from milligan_widget.teaching.lessons import stage
+    >>> tableau = ["QC KH", "QC KH", "QH KC", "QH KC", "QD KS", "QD KS", "JS KD QS", "QS JS KD"]
+    >>> last_cards_home(stage(tableau, rules="milligan-harp", rest_in_stock=False,
+    ...                       face_down=[1] * 7 + [2]))
+    ()
+    """
     view = visible_view(game)
     if view.stock_count or not any(view.face_down):
-        return False
-    probe = determinize(view, random.Random(0))  # what is hidden never matters here
-    seen, todo = {probe.position_key()}, [probe]
+        return None
+    core = make_core(determinize(view, random.Random(0)))  # what is hidden never matters here
+    root = core.key()
+    came_from: dict[SearchKey, tuple[SearchKey, Move] | None] = {root: None}
+    best, todo = (core.cards_home(), root), deque([(root, core.snapshot())])
     while todo:
-        position = todo.pop()
-        for move, turns_up in quiet_moves(position):
-            if turns_up:
-                return False
-            child = position.copy(history=False)
-            child.play(move)
-            key = child.position_key()
-            if key not in seen:
-                if len(seen) >= reach:
-                    return False
-                seen.add(key)
-                todo.append(child)
-    return True
+        here, snapshot = todo.popleft()
+        core.restore(snapshot)
+        for handle in core.moves():
+            if core.turns_up(handle):
+                return None
+            core.play(handle)
+            key = core.key()
+            if key not in came_from:
+                if len(came_from) >= reach:
+                    return None
+                came_from[key] = (here, core.move_of(handle))
+                best = max(best, (core.cards_home(), key), key=lambda b: b[0])
+                todo.append((key, core.snapshot()))
+            core.undo(handle)
+    return _line_to(best[1], came_from)
+
+
+def _line_to(
+    key: SearchKey, came_from: dict[SearchKey, tuple[SearchKey, Move] | None]
+) -> tuple[Move, ...]:
+    line: list[Move] = []
+    step = came_from[key]
+    while step is not None:
+        key, move = step
+        line.append(move)
+        step = came_from[key]
+    return tuple(reversed(line))

@@ -15,7 +15,7 @@ from milligan_widget.engine.rules import Rules
 from milligan_widget.search.greedy import greedy
 from milligan_widget.search.solver import WINNABLE, SolveResult, solve
 
-from .buried import buried_for_good
+from .buried import last_cards_home
 from .calibrated import CalibratedEvaluator, planner_model_for
 from .evaluate import Seen
 from .hint import candidates, fallback_line, honest_plan
@@ -44,8 +44,9 @@ def honest(
     sampled stocks, ``node_limit`` positions a solve and, if given, ``time_limit`` seconds
     for each decision), then that move. Once nothing is hidden it follows the thoughtful
     solver's line (the player sees all it knows: :data:`ENDGAME_NODES` positions, or
-    ``time_limit`` seconds), or greedy where it finds none. It gives up (None) where no
-    face-down card can turn up any more (:func:`.buried.buried_for_good`): the game is lost.
+    ``time_limit`` seconds), or greedy where it finds none. Where no face-down card can turn
+    up any more (:mod:`.buried`), it sees the game is lost: it takes home the cards that still
+    go (:func:`.buried.last_cards_home`), then gives up (None).
     Each decision's samples come from ``seed`` and the move number, never from the deal.
 
     Without ``time_limit`` (the default) the player counts positions, not seconds: the same
@@ -88,8 +89,9 @@ def honest(
         if visible_view(game).hidden == 0:
             result = endgame_solve(game, time_limit)
             return queue(game, result.moves) if result.status == WINNABLE else greedy(game)
-        if buried_for_good(game):
-            return None  # it sees that no card can turn up any more: the game is lost
+        ending = last_cards_home(game)
+        if ending is not None:  # it sees that no card can turn up any more: the game is lost
+            return queue(game, ending)
         chosen = planner or default_planner(game.rules)
         if chosen == "next-row":
             row_seed = Seen.of(game).seed("next-row") if decision_seed is None else decision_seed

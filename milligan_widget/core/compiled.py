@@ -130,6 +130,9 @@ class CCore(CoreBase):
     def is_deal(self, handle: int) -> bool:
         return handle & 15 == DEAL_ROW
 
+    def turns_up(self, handle: int) -> bool:
+        return bool(handle & 16)
+
     def record(self, handle: int) -> Action:
         """The action record of a handle, as :meth:`Position.action` gives it (a deal
         without the runs before it)."""

@@ -105,6 +105,9 @@ class SearchCore(Protocol[H, S]):
     def is_deal(self, handle: H, /) -> bool:
         """Does the handle deal a row?"""
 
+    def turns_up(self, handle: H, /) -> bool:
+        """Does the handle's move turn up a face-down card?"""
+
     def move_of(self, handle: H, /) -> Move:
         """The move a handle plays, to replay through ``Game.play``."""
 

@@ -161,6 +161,10 @@ class PyCore:
         kind: int = handle[1][0]
         return kind == DEAL_ROW
 
+    def turns_up(self, handle: Handle) -> bool:
+        kind: int = handle[1][0]
+        return kind == TURN_UP
+
     def deal_move(self) -> Handle:
         """The handle of dealing a row (the stock must have cards)."""
         return DEAL, self.position.action(DEAL)
