@@ -29,6 +29,7 @@ PLANNERS = ("hop", "next-row", "calibrated")
 #: preset (docs/win-rates.md), hindsight optimisation for the others
 DEFAULT_PLANNERS = {"millie": "calibrated"}
 ENDGAME_NODES = 1_000_000  #: the solver's positions once nothing is hidden (about a second)
+RETEST = 20  #: moves before the buried test runs again where it proved nothing
 
 
 def honest(
@@ -68,42 +69,82 @@ def honest(
     check_budget(Game.new(1), samples, time_limit, node_limit)
     if planner is not None and planner not in PLANNERS:
         raise ValueError(f"planner must be one of {', '.join(PLANNERS)}, not {planner!r}")
-    settings = settings or Settings()
-    planned: dict[tuple[int, int], Move] = {}  # (id of the game, ply) -> the planned move
+    return _HonestPlayer(samples, time_limit, node_limit, seed, planner, settings or Settings())
 
-    def queue(game: Game, moves: tuple[Move, ...]) -> Move | None:
-        planned.clear()
-        for i, move in enumerate(moves):
-            planned[(id(game), game.ply + i)] = move
-        return moves[0] if moves else None
 
-    def honest_player(game: Game) -> Move | None:
-        move = planned.get((id(game), game.ply))
-        if move is not None and game.is_legal(move):
-            return move
+class _HonestPlayer:
+    """The strategy :func:`honest` makes: called with a game, its next move (None: it stops)."""
+
+    __name__ = "honest_player"  # what a progress bar calls it
+
+    def __init__(
+        self,
+        samples: int,
+        time_limit: float | None,
+        node_limit: int | None,
+        seed: int | None,
+        planner: str | None,
+        settings: Settings,
+    ) -> None:
+        self.samples, self.time_limit, self.node_limit = samples, time_limit, node_limit
+        self.seed, self.planner, self.settings = seed, planner, settings
+        self.planned: dict[tuple[int, int], Move] = {}  # (id of the game, ply) -> its move
+        self.tested: dict[int, int] = {}  # id of the game -> the ply a buried test proved nothing
+
+    def __call__(self, game: Game) -> Move | None:
         if game.status != "playing":
             return None
-        decision_seed = (
-            None if seed is None else random.Random(f"{seed}/{game.ply}").getrandbits(63)
-        )
-        if visible_view(game).hidden == 0:
-            result = endgame_solve(game, time_limit)
-            return queue(game, result.moves) if result.status == WINNABLE else greedy(game)
-        ending = last_cards_home(game)
+        ending = self.lost_ending(game)
         if ending is not None:  # it sees that no card can turn up any more: the game is lost
-            return queue(game, ending)
-        chosen = planner or default_planner(game.rules)
+            return self.queue(game, ending)
+        move = self.planned.get((id(game), game.ply))
+        if move is not None and game.is_legal(move):
+            return move
+        return self.decide(game)
+
+    def queue(self, game: Game, moves: tuple[Move, ...]) -> Move | None:
+        """Plan ``moves`` from this position on; the first of them, if any."""
+        self.planned.clear()
+        for i, move in enumerate(moves):
+            self.planned[(id(game), game.ply + i)] = move
+        return moves[0] if moves else None
+
+    def lost_ending(self, game: Game) -> tuple[Move, ...] | None:
+        """The cards still to take home where no face-down card can turn up any more (the
+        test runs before every move once the stock is out, or every :data:`RETEST` moves
+        while it proves nothing: it may search a while); else None."""
+        if game.stock_count or not any(game.face_down):
+            return None
+        if game.ply - self.tested.get(id(game), -RETEST) < RETEST:
+            return None
+        ending = last_cards_home(game)
+        if ending is None:
+            self.tested[id(game)] = game.ply
+        return ending
+
+    def decision_seed(self, game: Game) -> int | None:
+        """The seed of this move's samples: from the player's seed and the move number."""
+        if self.seed is None:
+            return None
+        return random.Random(f"{self.seed}/{game.ply}").getrandbits(63)
+
+    def decide(self, game: Game) -> Move | None:
+        """A new decision: the planner's line, or the solver's once nothing is hidden."""
+        decision_seed = self.decision_seed(game)
+        if visible_view(game).hidden == 0:
+            result = endgame_solve(game, self.time_limit)
+            return self.queue(game, result.moves) if result.status == WINNABLE else greedy(game)
+        chosen = self.planner or default_planner(game.rules)
         if chosen == "next-row":
             row_seed = Seen.of(game).seed("next-row") if decision_seed is None else decision_seed
-            best = next_row_plan(game, settings, row_seed).best
-            return queue(game, best.all_moves or fallback_line(game, decision_seed))
+            best = next_row_plan(game, self.settings, row_seed).best
+            return self.queue(game, best.all_moves or fallback_line(game, decision_seed))
+        samples, nodes, seconds = self.samples, self.node_limit, self.time_limit
         if chosen == "calibrated":
-            line = calibrated_plan(game, samples, node_limit, decision_seed, time_limit)
-            return queue(game, line or fallback_line(game, decision_seed))
-        plan = honest_plan(game, samples, time_limit, node_limit, decision_seed)
-        return queue(game, plan.best.line.all_moves or fallback_line(game, decision_seed))
-
-    return honest_player
+            line = calibrated_plan(game, samples, nodes, decision_seed, seconds)
+            return self.queue(game, line or fallback_line(game, decision_seed))
+        plan = honest_plan(game, samples, seconds, nodes, decision_seed)
+        return self.queue(game, plan.best.line.all_moves or fallback_line(game, decision_seed))
 
 
 __all__ = ["DEFAULT_PLANNERS", "PLANNERS", "calibrated_plan", "default_planner", "honest"]
