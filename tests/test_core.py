@@ -77,6 +77,7 @@ def measures(core) -> tuple:
         core.stock_left(),
         core.rows_left(),
         core.state(),
+        core.shape(),
     )
 
 

@@ -6,6 +6,8 @@ import random
 import pytest
 
 from milligan_widget import Game
+from milligan_widget.search import solver
+from milligan_widget.search.greedy import greedy
 from milligan_widget.search.solver import (
     PORTFOLIO,
     UNKNOWN,
@@ -156,6 +158,56 @@ def test_the_beam_wins_a_whole_deal_and_its_line_replays():
     beam = _Beam(game, BEAM, set(), _Clock(60))
     assert _run_alone(beam)
     assert_wins(game, beam.path)
+
+
+def _two_moves_on(game: Game) -> tuple[_Beam, list]:
+    """A beam on ``game`` and the positions two moves away (no deal), as a layer's
+    candidates (rank, key, snapshot), ranked in the order they are reached."""
+    beam = _Beam(game, BEAM, set(), _Clock(20))
+    core, dealt, seen = beam.core, [], set()
+    for first in core.moves():
+        if core.is_deal(first):
+            continue
+        core.play(first)
+        for second in core.moves():
+            if not core.is_deal(second):
+                core.play(second)
+                if core.key() not in seen:
+                    seen.add(core.key())
+                    dealt.append((len(dealt), core.key(), core.snapshot()))
+                core.undo(second)
+        core.undo(first)
+    return beam, dealt
+
+
+def test_a_wide_beam_layer_keeps_one_position_of_each_shape_first(monkeypatch):
+    game = Game.new(1, "millie")
+    for _ in range(17):
+        game.play(greedy(game) or "d")
+    beam, dealt = _two_moves_on(game)  # 14 positions of 11 shapes
+    shapes = []
+    for _, _, snap in dealt:
+        beam.core.restore(snap)
+        shapes.append(beam.core.shape())
+    # a shape's only position ranked last: the layer fills just as the candidates run out
+    alone = next(i for i, shape in enumerate(shapes) if shapes.count(shape) == 1)
+    order = [*(i for i in range(len(dealt)) if i != alone), alone]
+    dealt = [(rank, dealt[i][1], dealt[i][2]) for rank, i in enumerate(order)]
+    first_of_shape: dict[tuple, object] = {}
+    for i, (_, key, _) in zip(order, dealt, strict=True):
+        first_of_shape.setdefault(shapes[i], key)
+    width = len(first_of_shape)
+    assert 1 < width < len(dealt)  # some moves reach positions of one shape
+    monkeypatch.setattr(solver, "DIVERSE_WIDTH", width)
+    beam.complete = True
+    kept = [key for key, _ in beam.best_live(list(dealt), width)]
+    assert kept == list(first_of_shape.values())  # the best of each shape, best first
+    assert not beam.complete  # the near-copies were cut: no proof of a loss from this layer
+    beam.complete = True  # room for all: the near-copies fill the layer, and nothing is cut
+    assert len(beam.best_live(list(dealt), len(dealt))) == len(dealt) and beam.complete
+    monkeypatch.setattr(solver, "DIVERSE_WIDTH", width + 1)  # a narrower beam: by rank alone
+    narrow = [key for key, _ in beam.best_live(list(dealt), width)]
+    assert narrow == [key for _, key, _ in dealt[:width]] and narrow != kept
 
 
 def test_stop_cancels_a_solve_at_once():

@@ -92,6 +92,10 @@ class CCore(CoreBase):
     def foundation_suit_codes(self) -> tuple[int, ...]:
         return self.fsuit
 
+    def shape(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        columns, foundations = self.state()[:2]
+        return tuple(foundations), tuple(sorted(map(len, columns)))
+
     def search(
         self, lost: set[SearchKey] | KeySet, deal_score: int, noise: Callable[[], float] | None
     ) -> Search:

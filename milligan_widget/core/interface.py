@@ -127,6 +127,10 @@ class SearchCore(Protocol[H, S]):
         """Lower is searched first: cards away from home, then how buried the next ones are
         (in the position of the last :meth:`key`)."""
 
+    def shape(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The foundations' heights and the columns' lengths, sorted: a position's rough
+        shape, which near-copies of it share."""
+
     def breaks(self) -> int:
         """Cards that do not fit on the card below them."""
 

@@ -87,6 +87,10 @@ class PyCore:
     def foundation_heights(self) -> tuple[int, ...]:
         return self.position.foundation_heights
 
+    def shape(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        columns = self.position.live_columns
+        return tuple(self.position.foundation_heights), tuple(sorted(map(len, columns)))
+
     @property
     def foundation_suit_codes(self) -> tuple[int, ...]:
         return self.fsuit

@@ -24,8 +24,10 @@ counted in positions, so a solve searches the same way whatever its time limit. 
   proves losses: if a round finishes without an open endgame, the deal is unwinnable.
 - A layered beam search (:class:`_Beam`): the positions with the same rows dealt form a
   layer, and only the best few of each layer (fewest breaks in the columns' order, then
-  cards home and buried cards) go on to the next deal. It wins the deals where depth first
-  keeps trying near-identical deal lines; when it cut nothing it is a proof too.
+  cards home and buried cards) go on to the next deal, once it is :data:`DIVERSE_WIDTH`
+  wide one of each shape first (foundations and column lengths: near-copies of one position
+  would fill it). It wins the deals where depth first keeps trying near-identical deal
+  lines; when it cut nothing it is a proof too.
 
 An endgame searched to the end without a win is proven lost, with every position it reached,
 and every run skips it from then on. Where nothing can be set aside (no reserve, no cells), a
@@ -86,6 +88,7 @@ TRAP_PAYS = 20  # and, after TRAP_PAYS tries with so many rows left, while 1 in 
 PROGRESS_EVERY = 1024  # positions between two calls of solve()'s progress callback
 TURN = 512  # positions in a run's first turn, per unit of its style's weight,
 MAX_GROWTH = 8  # doubled each round up to this many times that
+DIVERSE_WIDTH = 32  # a beam this wide keeps one position of each shape first (_Beam.best_live)
 _WIN, _LOST, _OPEN = "win", "lost", "open"
 
 
@@ -372,12 +375,28 @@ class _Beam(_Search):
         self, dealt: list[tuple[int, SearchKey, Any]], width: int
     ) -> list[tuple[SearchKey, Any]]:
         """The ``width`` best positions of a layer that hold no trapped card, as (key,
-        snapshot); what is cut leaves the sweep incomplete, what is trapped is proven lost."""
+        snapshot), one of each shape first (the foundations and the columns' lengths in any
+        order): near-copies of a position kept, the same cards shuffled a little, fill the
+        layer only where too few others are left, so that the layer does not try one line many
+        times over. What is cut leaves the sweep incomplete, what is trapped is proven lost."""
         layer: list[tuple[SearchKey, Any]] = []
+        shapes: set[object] = set()
+        copies: list[tuple[SearchKey, Any]] = []  # best first, as they leave the heap
         candidates = list(dealt)
         heapq.heapify(candidates)
         while candidates and len(layer) < width:
             _, key, snap = heapq.heappop(candidates)
+            self.core.restore(snap)
+            shape = self.core.shape() if width >= DIVERSE_WIDTH else key
+            if shape in shapes:
+                copies.append((key, snap))
+            elif not self.trapped(key):
+                shapes.add(shape)
+                layer.append((key, snap))
+        for key, snap in copies:
+            if len(layer) == width:
+                self.complete = False
+                break
             self.core.restore(snap)
             if not self.trapped(key):
                 layer.append((key, snap))
