@@ -11,7 +11,8 @@ issue's target: solve(game, 2.0) decides >= 95% of classic and >= 90% of Millie 
 Tune on deals 1..1500 only (the default deals are spread over them).
 
 Run:  nice -n 19 python benchmarks/decided.py [--rules classic,millie] [--deals 40]
-          [--max-nodes 1000000] [--deeper 80000000] [--out benchmarks/results/decided.csv]
+          [--offset 0] [--max-nodes 1000000] [--deeper 80000000]
+          [--out benchmarks/results/decided.csv]
 
 Rows are appended as deals finish, so a second run resumes (delete the CSV for fresh figures).
 ``--deeper N`` solves again, with N positions, each position still undecided at a smaller
@@ -138,6 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rules", default="classic,millie")
     parser.add_argument("--deals", type=int, default=40, help="deals per preset (spread)")
+    parser.add_argument("--offset", type=int, default=0, help="add this to every deal number")
     parser.add_argument("--max-nodes", type=int, default=1_000_000)
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--deeper", type=int, help="solve the undecided again with so many")
@@ -154,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
         if new:
             writer.writeheader()
         for rules in args.rules.split(","):
-            for deal in spread_deals(args.deals):
+            for deal in (d + args.offset for d in spread_deals(args.deals)):
                 if (rules, deal) not in seen:
                     row = measure(rules, deal, args.max_nodes)
                 elif args.deeper and undecided_at(done, rules, deal, args.deeper):
