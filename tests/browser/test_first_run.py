@@ -38,7 +38,7 @@ def _board_top(nb: Notebook) -> float:
 
 
 def test_ticking_winnable_does_not_push_the_board_down(notebook: Notebook) -> None:
-    fresh_game(notebook, seed=19)  # no answer within 1 s: "Think longer" shows too
+    fresh_game(notebook, seed=715)  # no answer within 1 s: "Think longer" shows too
     notebook.kernel.run("widget.winnable_time = 1; widget.peek = True")  # the widest line
     settle(notebook.page, notebook.widget)
     top = _board_top(notebook)

@@ -735,7 +735,7 @@ def test_think_longer_from_python_waits_for_the_verdict(monkeypatch) -> None:
 
 
 def test_think_longer_with_the_real_solver_reports_growing_progress() -> None:
-    widget = MilliganWidget(peek=True, seed=19)  # not decided in 10 s
+    widget = MilliganWidget(peek=True, seed=715)  # not decided in 60 s
     browser = Browser(widget)
     result = widget.think_longer(1.6, wait=True)
     assert result.status == "unknown" and widget.wait(10)
