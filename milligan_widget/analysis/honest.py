@@ -92,15 +92,13 @@ class _HonestPlayer:
         self.tested: dict[int, int] = {}  # id of the game -> the ply a buried test proved nothing
 
     def __call__(self, game: Game) -> Move | None:
-        if game.status != "playing":
-            return None
         ending = self.lost_ending(game)
         if ending is not None:  # it sees that no card can turn up any more: the game is lost
             return self.queue(game, ending)
         move = self.planned.get((id(game), game.ply))
         if move is not None and game.is_legal(move):
             return move
-        return self.decide(game)
+        return self.decide(game) if game.status == "playing" else None
 
     def queue(self, game: Game, moves: tuple[Move, ...]) -> Move | None:
         """Plan ``moves`` from this position on; the first of them, if any."""

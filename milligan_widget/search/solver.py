@@ -375,10 +375,11 @@ class _Beam(_Search):
         self, dealt: list[tuple[int, SearchKey, Any]], width: int
     ) -> list[tuple[SearchKey, Any]]:
         """The ``width`` best positions of a layer that hold no trapped card, as (key,
-        snapshot), one of each shape first (the foundations and the columns' lengths in any
-        order): near-copies of a position kept, the same cards shuffled a little, fill the
-        layer only where too few others are left, so that the layer does not try one line many
-        times over. What is cut leaves the sweep incomplete, what is trapped is proven lost."""
+        snapshot). A layer :data:`DIVERSE_WIDTH` wide or more takes one of each shape first
+        (the foundations and the columns' lengths in any order): near-copies of a position
+        kept, the same cards shuffled a little, fill the layer only where too few others are
+        left, so that it does not try one line many times over. What is cut leaves the sweep
+        incomplete, what is trapped is proven lost."""
         layer: list[tuple[SearchKey, Any]] = []
         shapes: set[object] = set()
         copies: list[tuple[SearchKey, Any]] = []  # best first, as they leave the heap
