@@ -24,7 +24,7 @@ from collections import deque
 from milligan_widget.core import make_core
 from milligan_widget.engine.game import Game
 from milligan_widget.engine.moves import Move
-from milligan_widget.engine.position import SearchKey
+from milligan_widget.engine.position import TURN_UP, SearchKey
 
 from .sampling import determinize, visible_view
 
@@ -32,18 +32,10 @@ REACH = 100_000  #: positions the test may visit before it gives up proving anyt
 
 
 def quiet_moves(game: Game) -> list[tuple[Move, bool]]:
-    """The moves that do not deal, each with whether it turns up a face-down card."""
-    down = sum(game.face_down)
-    moves = []
-    for move in game.legal_moves:
-        if move.is_deal:
-            continue
-        action = game.action(move)
-        game.apply_action(action)
-        turns_up = sum(game.face_down) < down
-        game.unapply_action(action)
-        moves.append((move, turns_up))
-    return moves
+    """The moves that do not deal, each with whether it turns up a face-down card (its
+    action is a TURN_UP, as the search cores' ``turns_up`` reads it)."""
+    moves = [move for move in game.legal_moves if not move.is_deal]
+    return [(move, game.action(move)[0] == TURN_UP) for move in moves]
 
 
 def buried_for_good(game: Game, reach: int = REACH) -> bool:
