@@ -487,3 +487,13 @@ def test_before_giving_up_the_honest_player_takes_home_what_still_goes():
     play_game(game, honest(**FAST))
     assert game.foundation_count == 18 and [str(m) for m in game.history[-1:]] == ["2>f"]
     assert game.status == "playing" and last_cards_home(game) == ()
+
+
+def test_in_a_buried_game_the_hint_takes_home_what_still_goes_as_the_player_does():
+    game, twin = _still_hidden_twins(188, "milligan-harp", LINE_188.split())
+    hint = honest_hint(game, **FAST)
+    assert hint == honest_hint(twin, **FAST) and hint.status == "unwinnable"
+    assert str(hint.move) == "2>f" == str(honest(**FAST)(game))
+    assert hint.reason.endswith("1 more card can still go home, in 1 move")
+    game.play(hint.move)
+    assert "no more cards can go home" in honest_hint(game, **FAST).reason

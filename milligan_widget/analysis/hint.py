@@ -28,7 +28,7 @@ from milligan_widget.search.greedy import greedy, position_score
 from milligan_widget.search.solver import UNKNOWN, UNWINNABLE, WINNABLE, solve
 
 from .advice import Hint
-from .buried import buried_for_good, quiet_moves
+from .buried import last_cards_home, quiet_moves
 from .calibrated import CalibratedEvaluator
 from .chance import evaluator_for
 from .evaluate import NODES, SAMPLES, Chance, Evaluator, Limit, Seen, Stop
@@ -213,18 +213,37 @@ def honest_hint(
     """The first move of the line that keeps the best chance, with ``source="honest"`` and a
     reason in a player's words. Where nothing is hidden it is the thoughtful solver's hint
     (everything it knows, the player sees). ``status`` is the thoughtful verdict only then, or
-    "unwinnable" where no face-down card can turn up any more (:mod:`.buried`); otherwise
+    "unwinnable" where no face-down card can turn up any more (:mod:`.buried`: the hint then
+    takes home the cards that still go, as the honest player does); otherwise
     "unknown" (the real hidden cards are never read)."""
     limit = check_budget(game, samples, time_limit, node_limit)
     if visible_view(game).hidden == 0:
         return _open_hint(game, limit, stop)
-    if buried_for_good(game):
-        move = fallback_line(game, seed)[0]
-        return Hint(move, f"{BURIED}: a greedy move", "honest", UNWINNABLE)
+    ending = last_cards_home(game)
+    if ending is not None:
+        return _buried_hint(game, ending, seed)
     plan = honest_plan(game, samples, time_limit, node_limit, seed, stop)
     moves = plan.best.line.all_moves or fallback_line(game, plan.seed)
     careful = _careful(game, moves, limit, seed, stop)
     return Hint(moves[0], plan.reason() + careful, "honest", UNKNOWN)
+
+
+def _buried_hint(game: Game, ending: Sequence[Move], seed: int | None) -> Hint:
+    """The hint in a game buried for good: the first move of ``ending``, the shortest line
+    that takes home the cards that still go (as the honest player plays it), else a greedy
+    move."""
+    if not ending:
+        reason = f"{BURIED}, and no more cards can go home: a greedy move"
+        return Hint(fallback_line(game, seed)[0], reason, "honest", UNWINNABLE)
+    after = game.copy(history=False)
+    for move in ending:
+        after.play(move)
+    more, steps = after.foundation_count - game.foundation_count, len(ending)
+    reason = (
+        f"{BURIED}; {more} more card{'s' * (more != 1)} can still go home, "
+        f"in {steps} move{'s' * (steps != 1)}"
+    )
+    return Hint(ending[0], reason, "honest", UNWINNABLE)
 
 
 def _careful(
