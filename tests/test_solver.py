@@ -210,6 +210,29 @@ def test_a_wide_beam_layer_keeps_one_position_of_each_shape_first(monkeypatch):
     assert narrow == [key for _, key, _ in dealt[:width]] and narrow != kept
 
 
+def test_the_beam_does_not_search_again_an_endgame_it_left_open_at_this_width(monkeypatch):
+    game = Game.new(1148, "millie")
+    for _ in range(40):  # a position where two break weights make the same last layer
+        game.play(greedy(game) or "d")
+    searched = []
+    endgame = solver._Search.endgame
+
+    def recording(self, entry):
+        outcome = yield from endgame(self, entry)
+        if isinstance(self, _Beam):
+            searched.append((entry, self.budget))
+        return outcome
+
+    monkeypatch.setattr(solver._Search, "endgame", recording)
+    solve(game, 60, node_limit=60_000)
+    assert len(set(searched)) < len(searched)  # narrower than DIVERSE_WIDTH: as measured
+    searched.clear()
+    monkeypatch.setattr(solver, "DIVERSE_WIDTH", 4)
+    solve(game, 60, node_limit=60_000)
+    assert len(set(searched)) == len(searched)  # never twice with one budget
+    assert len({entry for entry, _ in searched}) < len(searched)  # again with a larger one
+
+
 def test_stop_cancels_a_solve_at_once():
     asked = []
 

@@ -26,7 +26,8 @@ counted in positions, so a solve searches the same way whatever its time limit. 
   layer, and only the best few of each layer (fewest breaks in the columns' order, then
   cards home and buried cards) go on to the next deal, once it is :data:`DIVERSE_WIDTH`
   wide one of each shape first (foundations and column lengths: near-copies of one position
-  would fill it). It wins the deals where depth first keeps trying near-identical deal
+  would fill it), and an endgame another weight's sweep of that width left open is not
+  searched again. It wins the deals where depth first keeps trying near-identical deal
   lines; when it cut nothing it is a proof too.
 
 An endgame searched to the end without a win is proven lost, with every position it reached,
@@ -89,6 +90,7 @@ PROGRESS_EVERY = 1024  # positions between two calls of solve()'s progress callb
 TURN = 512  # positions in a run's first turn, per unit of its style's weight,
 MAX_GROWTH = 8  # doubled each round up to this many times that
 DIVERSE_WIDTH = 32  # a beam this wide keeps one position of each shape first (_Beam.best_live)
+ENTRY_BUDGET = 64  # positions for each endgame entry of a beam, per unit of its width
 _WIN, _LOST, _OPEN = "win", "lost", "open"
 
 
@@ -323,11 +325,12 @@ class _Beam(_Search):
     """
 
     def run(self) -> Steps:
+        self.left_open: dict[SearchKey, int] = {}  # entries left open -> the largest budget
         width = self.style.first_budget
         start = self.core.snapshot()
         while True:
             self.rounds += 1
-            self.budget = 64 * width
+            self.budget = ENTRY_BUDGET * width
             for weight in self.style.break_weights:
                 self.break_weight, self.complete = weight, True
                 if (yield from self.sweep(width)):
@@ -364,12 +367,28 @@ class _Beam(_Search):
                 core.restore(layer[0][1])
         for key, snap in layer:
             core.restore(snap)
-            outcome = _WIN if core.won() else (yield from self.endgame(key))
+            outcome = yield from self.judge_entry(key)
             if outcome == _WIN:
                 self.path[:0] = played + self.moves_of(tree.path(key))
                 return True
             self.complete &= outcome == _LOST
         return False
+
+    def judge_entry(self, key: SearchKey) -> Generator[None, None, str]:
+        """The endgame from ``key`` (the position on the board) searched with the sweep's
+        budget. From :data:`DIVERSE_WIDTH` on, an entry another break weight's sweep of this
+        width left open is not searched again (it stays open): the same search would end the
+        same way but for positions proven lost meanwhile, and two weights often make the very
+        same last layer. (Below that width the beam searches as the honest players' studies
+        measured it.)"""
+        if self.core.won():
+            return _WIN
+        if self.left_open.get(key, 0) >= self.budget:
+            return _OPEN
+        outcome = yield from self.endgame(key)
+        if outcome == _OPEN and self.budget >= ENTRY_BUDGET * DIVERSE_WIDTH:
+            self.left_open[key] = self.budget
+        return outcome
 
     def best_live(
         self, dealt: list[tuple[int, SearchKey, Any]], width: int
