@@ -11,10 +11,13 @@ issue's target: solve(game, 2.0) decides >= 95% of classic and >= 90% of Millie 
 Tune on deals 1..1500 only (the default deals are spread over them).
 
 Run:  nice -n 19 python benchmarks/decided.py [--rules classic,millie] [--deals 40]
-          [--offset 0] [--max-nodes 1000000] [--deeper 80000000]
+          [--offset 0] [--greedy-moves 40] [--max-nodes 1000000] [--deeper 80000000]
           [--out benchmarks/results/decided.csv]
 
 Rows are appended as deals finish, so a second run resumes (delete the CSV for fresh figures).
+As a solve is the same on any machine, two versions of the solver search alike on a set of
+positions exactly where their CSVs agree on every verdict and every count of positions
+(``--greedy-moves 0`` takes the openings).
 ``--deeper N`` solves again, with N positions, each position still undecided at a smaller
 budget, and appends its row: the table then goes on to the budgets every position was given.
 """
@@ -63,8 +66,10 @@ def after_greedy(deal: int, rules: str, moves: int = GREEDY_MOVES) -> Game:
     return game
 
 
-def measure(rules: str, deal: int, max_nodes: int) -> dict[str, object]:
-    game = after_greedy(deal, rules)
+def measure(
+    rules: str, deal: int, max_nodes: int, moves: int = GREEDY_MOVES
+) -> dict[str, object]:
+    game = after_greedy(deal, rules, moves)
     result = solve(game, 3600.0, max_nodes, shorten_line=False)
     return {
         "rules": rules,
@@ -113,7 +118,9 @@ def undecided_at(rows: list[dict[str, str]], rules: str, deal: int, budget: int)
     return decided_within(deepest(rows, rules)[deal], budget) is None
 
 
-def report(rows: list[dict[str, str]], rules: str, seconds: float) -> None:
+def report(
+    rows: list[dict[str, str]], rules: str, seconds: float, moves: int = GREEDY_MOVES
+) -> None:
     mine = list(deepest(rows, rules).values())
     if not mine:
         return
@@ -123,7 +130,7 @@ def report(rows: list[dict[str, str]], rules: str, seconds: float) -> None:
         low, high = wilson(decided, n)
         print(f"  {label:>22}: {decided}/{n} = {decided / n:.0%} ({low:.0%}-{high:.0%})")
 
-    print(f"{rules}: positions after {GREEDY_MOVES} greedy moves, {n} deals")
+    print(f"{rules}: positions after {moves} greedy moves, {n} deals")
     line(
         f"{seconds:g} s (wall, measured)",
         sum(r["status"] != UNKNOWN and float(r["seconds"]) <= seconds for r in mine),
@@ -140,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rules", default="classic,millie")
     parser.add_argument("--deals", type=int, default=40, help="deals per preset (spread)")
     parser.add_argument("--offset", type=int, default=0, help="add this to every deal number")
+    parser.add_argument("--greedy-moves", type=int, default=GREEDY_MOVES)
     parser.add_argument("--max-nodes", type=int, default=1_000_000)
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--deeper", type=int, help="solve the undecided again with so many")
@@ -158,16 +166,16 @@ def main(argv: list[str] | None = None) -> int:
         for rules in args.rules.split(","):
             for deal in (d + args.offset for d in spread_deals(args.deals)):
                 if (rules, deal) not in seen:
-                    row = measure(rules, deal, args.max_nodes)
+                    row = measure(rules, deal, args.max_nodes, args.greedy_moves)
                 elif args.deeper and undecided_at(done, rules, deal, args.deeper):
-                    row = measure(rules, deal, args.deeper)
+                    row = measure(rules, deal, args.deeper, args.greedy_moves)
                 else:
                     continue
                 writer.writerow(row)
                 f.flush()
                 done.append({k: str(v) for k, v in row.items()})
     for rules in args.rules.split(","):
-        report(done, rules, args.seconds)
+        report(done, rules, args.seconds, args.greedy_moves)
     return 0
 
 
