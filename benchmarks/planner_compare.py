@@ -63,7 +63,11 @@ def label(args: argparse.Namespace) -> str:
     if args.planner == "calibrated":
         model = planner_model_for(Rules.named(args.rules))
         inputs = "" if model is None or model.names == FIRST_NAMES else f" i={len(model.names)}"
-        return f"honest calibrated{inputs} s={args.samples} n={args.node_limit} seed={args.seed}"
+        halvings = f" h={args.halvings}" if args.halvings else ""
+        return (
+            f"honest calibrated{inputs} s={args.samples}{halvings} n={args.node_limit} "
+            f"seed={args.seed}"
+        )
     return (
         f"next-row {args.leaf} r={args.rows}x{args.rounds} f={args.follow} "
         f"m={args.leaf_samples} n={args.leaf_nodes} seed={args.seed}"
@@ -72,7 +76,8 @@ def label(args: argparse.Namespace) -> str:
 
 def play(args: argparse.Namespace) -> None:
     settings = Settings(
-        args.rows, args.rounds, args.follow, args.leaf_samples, args.leaf_nodes, args.leaf
+        args.rows, args.rounds, args.follow, args.leaf_samples, args.leaf_nodes, args.leaf,
+        args.halvings,
     )
     player_name = label(args)
     done = set()
@@ -164,6 +169,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--leaf-samples", type=int, default=2)
     p.add_argument("--leaf-nodes", type=int, default=4_000)
     p.add_argument("--leaf", default="solve", choices=LEAVES)
+    p.add_argument("--halvings", type=int, default=0,
+                   help="calibrated planner: times the better half of its lines gets more samples")
     p.add_argument("--out", type=Path, required=True)
     c = sub.add_parser("compare")
     c.add_argument("old", help="a results CSV, or several parts of one run: a.csv,b.csv")

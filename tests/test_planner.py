@@ -7,7 +7,8 @@ from types import SimpleNamespace
 import pytest
 
 from milligan_widget import Game, Move
-from milligan_widget.analysis.calibrated import CalibratedEvaluator
+from milligan_widget.analysis.calibrated import LineEnds
+from milligan_widget.analysis.evaluate import Chance
 from milligan_widget.analysis.hint import candidates
 from milligan_widget.analysis.honest import calibrated_plan
 from milligan_widget.analysis.planner import Settings, next_row_plan
@@ -65,6 +66,8 @@ def test_bad_settings_are_refused_in_words():
         Settings(leaf="oracle")
     with pytest.raises(ValueError, match="must be >= 1"):
         Settings(rows=0)
+    with pytest.raises(ValueError, match="halvings must be >= 0"):
+        Settings(halvings=-1)
     with pytest.raises(ValueError, match="planner must be one of hop, next-row"):
         honest(planner="uct")
 
@@ -87,19 +90,48 @@ def test_the_calibrated_plan_depends_only_on_what_the_player_sees(case):
     assert line[-1].is_deal
 
 
+def _chances_by_line(monkeypatch, value):
+    """Make every end of line ``i`` (the ``k``-th stock drawn for it) have the chance
+    ``value(i, k)``; the lines and how many stocks each was drawn on are recorded."""
+    drawn: dict[int, int] = {}
+
+    def end(self, sample, line):
+        i = self.lines.index(line)
+        drawn[i] = drawn.get(i, 0) + 1
+        return Chance(1, 2, calibrated=(value(i, drawn[i]), 0.0, 1.0))
+
+    monkeypatch.setattr(LineEnds, "_end", end)
+    return drawn
+
+
 def test_the_calibrated_plan_takes_the_line_whose_end_it_likes_best(monkeypatch):
-    seen: list[int] = []
-
-    def ends(self, seen_position, lines, limit, stop=None):
-        seen.append(len(lines))
-        return [(0.1 * i, 0.0, 1.0) for i in range(len(lines))]
-
-    monkeypatch.setattr(CalibratedEvaluator, "where_lines_end", ends)
+    drawn = _chances_by_line(monkeypatch, lambda i, k: 0.1 * i)
     game = Game.new(27, "millie")
     line = calibrated_plan(game, samples=2, node_limit=2_000, seed=1)
-    assert seen and seen[0] > 2
     _, lines, _ = candidates(game, seed=1)
+    assert len(lines) > 2 and drawn == {i: 2 for i in range(len(lines))}
     assert line == lines[-1].all_moves  # the last line's end was given the best chance
+
+
+def test_halving_gives_the_better_half_more_stocks_and_ranks_by_all_of_them(monkeypatch):
+    """Line 0 leads on the first two stocks, line 1 on every later one: after two halvings
+    the two finalists have met six stocks each, and line 1 is ahead over them."""
+    drawn = _chances_by_line(monkeypatch, lambda i, k: {0: 0.9 if k <= 2 else 0.1,
+                                                        1: 0.5}.get(i, 0.01 * i))  # fmt: skip
+    game = Game.new(27, "millie")
+    _, lines, _ = candidates(game, seed=1)
+    assert calibrated_plan(game, 2, 2_000, seed=1) == lines[0].all_moves  # no halving
+    drawn.clear()
+    line = calibrated_plan(game, samples=2, node_limit=2_000, seed=1, halvings=2)
+    assert line == lines[1].all_moves
+    first = max(2, (len(lines) + 1) // 2)  # the lines that met a second round of stocks
+    second = max(2, (first + 1) // 2)  # and a third
+    counts = sorted(drawn.values())
+    assert counts == [2] * (len(lines) - first) + [4] * (first - second) + [6] * second
+    assert drawn[0] == drawn[1] == 6
+    drawn.clear()  # the honest player halves as its settings say
+    honest(samples=2, node_limit=2_000, settings=Settings(halvings=2))(game)
+    assert max(drawn.values()) == 6
 
 
 def test_the_calibrated_player_sends_home_the_jacks_a_deal_would_bury():

@@ -217,31 +217,61 @@ class CalibratedEvaluator:
         """(chance, low, high) of each line: the calibrated chance where it ends, as its
         player would then see it, averaged over ``limit.samples`` sampled stocks (the same
         for every line)."""
-        seed = seen.seed("ends") if self.sampler.seed is None else self.sampler.seed
-        rng, known = random.Random(seed), dict[str, Chance]()
-        ends: list[list[Chance]] = [[] for _ in lines]
-        for _ in range(limit.samples):
-            sample = determinize(seen.view, rng)
-            for line, chances in zip(lines, ends, strict=True):
-                chances.append(self._end(sample, line, limit, known, stop))
-        return [_mean(chances) for chances in ends]
+        ends = self.line_ends(seen, lines, limit, stop)
+        ends.draw(limit.samples, range(len(lines)))
+        return [ends.mean(i) for i in range(len(lines))]
 
-    def _end(
-        self, sample: Game, line: Sequence[Move], limit: Limit, known: dict[str, Chance],
-        stop: Stop | None,
-    ) -> Chance:  # fmt: skip
-        """The chance where ``line`` ends on ``sample``, as its player would then see it
-        (``known``: the ends already weighed in this call, by what is seen)."""
+    def line_ends(
+        self,
+        seen: Seen,
+        lines: Sequence[Sequence[Move]],
+        limit: Limit,
+        stop: Stop | None = None,
+    ) -> LineEnds:
+        """The chances where ``lines`` end, to be drawn sample by sample (:class:`LineEnds`)."""
+        seed = seen.seed("ends") if self.sampler.seed is None else self.sampler.seed
+        return LineEnds(self, seen, tuple(lines), limit, stop, random.Random(seed))
+
+
+@dataclass
+class LineEnds:
+    """The chances where candidate lines end, as their player would then see them, drawn
+    sample by sample: each sampled stock is the same for every line it is drawn for, and the
+    stocks come in one order from ``rng``, so more of them can be drawn for the lines still
+    in doubt (:func:`.honest.calibrated_plan` halves its lines that way)."""
+
+    evaluator: CalibratedEvaluator
+    seen: Seen
+    lines: tuple[Sequence[Move], ...]
+    limit: Limit
+    stop: Stop | None
+    rng: random.Random
+    known: dict[str, Chance] = field(default_factory=dict)  #: the ends weighed, by what is seen
+    chances: dict[int, list[Chance]] = field(default_factory=dict)  #: by line, sample by sample
+
+    def draw(self, count: int, which: Sequence[int]) -> None:
+        """``count`` more sampled stocks, each played along the lines numbered ``which``."""
+        for _ in range(count):
+            sample = determinize(self.seen.view, self.rng)
+            for i in which:
+                self.chances.setdefault(i, []).append(self._end(sample, self.lines[i]))
+
+    def _end(self, sample: Game, line: Sequence[Move]) -> Chance:
+        """The chance where ``line`` ends on ``sample``, as its player would then see it."""
         game = sample.copy(history=False)
         for move in line:
             game.play(move)
         if game.status != "playing":
             return Chance(int(game.status == "won"), 1, exact=True)
         end = Seen.of(game, line=False)
-        if end.key not in known:  # nothing hidden: the solver's verdict, on the whole budget
-            budget = limit if end.view.hidden == 0 else replace(FIGURE, time=limit.time)
-            known[end.key] = self.evaluate(end, budget, stop)
-        return known[end.key]
+        if end.key not in self.known:  # nothing hidden: the solver's verdict, on the budget
+            budget = self.limit if end.view.hidden == 0 else replace(FIGURE, time=self.limit.time)
+            self.known[end.key] = self.evaluator.evaluate(end, budget, self.stop)
+        return self.known[end.key]
+
+    def mean(self, i: int) -> tuple[float, float, float]:
+        """Line ``i``'s average (chance, low, high) over the samples drawn for it."""
+        return _mean(self.chances.get(i, []))
 
 
 def _same_size(limit: Limit) -> bool:

@@ -139,7 +139,8 @@ class _HonestPlayer:
             return self.queue(game, best.all_moves or fallback_line(game, decision_seed))
         samples, nodes, seconds = self.samples, self.node_limit, self.time_limit
         if chosen == "calibrated":
-            line = calibrated_plan(game, samples, nodes, decision_seed, seconds)
+            halvings = self.settings.halvings
+            line = calibrated_plan(game, samples, nodes, decision_seed, seconds, halvings)
             return self.queue(game, line or fallback_line(game, decision_seed))
         plan = honest_plan(game, samples, seconds, nodes, decision_seed)
         return self.queue(game, plan.best.line.all_moves or fallback_line(game, decision_seed))
@@ -164,14 +165,17 @@ def calibrated_plan(
     node_limit: int | None,
     seed: int | None = None,
     time_limit: float | None = None,
+    halvings: int = 0,
 ) -> tuple[Move, ...]:
     """The candidate line (:func:`.hint.candidate_lines`) whose end the calibrated chance
     likes best, by the model the planner reads (:func:`.calibrated.planner_models`): each
     line played on ``samples`` sampled stocks, the same for every line, up to its revealing
     move, and the chance of careful play where it ends, as its player would then see it,
-    averaged (:meth:`.CalibratedEvaluator.where_lines_end`; an end with nothing hidden gets
-    the solver's verdict at ``node_limit`` positions a sample). Ties keep the candidates'
-    order, greedy's line first. ``time_limit`` seconds, if given, bound the
+    averaged (:class:`.calibrated.LineEnds`; an end with nothing hidden gets the solver's
+    verdict at ``node_limit`` positions a sample). Then, ``halvings`` times, the better half
+    of the lines (at least two) goes on to ``samples`` more stocks, and the lines are ranked
+    again over all their samples: the close decisions get the samples. Ties keep the
+    candidates' order, greedy's line first. ``time_limit`` seconds, if given, bound the
     whole decision (the ends weighed after it read what is seen alone). Without a model for
     the rules, a ValueError.
 
@@ -187,9 +191,15 @@ def calibrated_plan(
     evaluator = CalibratedEvaluator(model, SamplingEvaluator(samples_seed))
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     stop = None if deadline is None else (lambda: time.perf_counter() > deadline)
-    ends = evaluator.where_lines_end(seen, [line.all_moves for line in lines], limit, stop)
-    best = min(range(len(lines)), key=lambda i: (-ends[i][0], i))
-    return lines[best].all_moves
+    ends = evaluator.line_ends(seen, [line.all_moves for line in lines], limit, stop)
+    alive = list(range(len(lines)))
+    for round_ in range(halvings + 1):
+        if round_ and (len(alive) < 2 or (stop is not None and stop())):
+            break
+        ends.draw(samples, alive)
+        alive.sort(key=lambda i: (-ends.mean(i)[0], i))
+        alive = alive[: max(2, (len(alive) + 1) // 2)]
+    return lines[alive[0]].all_moves
 
 
 def endgame_solve(game: Game, time_limit: float | None) -> SolveResult:

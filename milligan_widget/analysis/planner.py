@@ -42,7 +42,7 @@ LEAVES = ("solve", "greedy", "score")
 
 @dataclass(frozen=True)
 class Settings:
-    """How hard the planner looks (every budget in positions or samples, never seconds)."""
+    """How hard a planner looks (every budget in positions or samples, never seconds)."""
 
     rows: int = 4  #: sampled next rows per round
     rounds: int = 2  #: rounds; after each, the better half of the candidates goes on
@@ -50,6 +50,9 @@ class Settings:
     leaf_samples: int = 2  #: stocks resampled after the row for each continuation
     leaf_nodes: int = 4_000  #: positions each leaf solve may expand
     leaf: str = "solve"  #: "solve", "greedy" or "score"
+    #: the calibrated planner's (:func:`.honest.calibrated_plan`): times the better half of
+    #: its lines goes on to more sampled stocks
+    halvings: int = 0
 
     def __post_init__(self) -> None:
         if self.leaf not in LEAVES:
@@ -57,6 +60,8 @@ class Settings:
         counts = (self.rows, self.rounds, self.follow, self.leaf_samples, self.leaf_nodes)
         if min(counts) < 1:
             raise ValueError("the planner's rows, rounds, follow, samples and nodes must be >= 1")
+        if self.halvings < 0:
+            raise ValueError("the planner's halvings must be >= 0")
 
 
 @dataclass(frozen=True)
