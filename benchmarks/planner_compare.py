@@ -34,7 +34,7 @@ sys.path.insert(0, str(REPO))
 from milligan_widget import Game  # noqa: E402
 from milligan_widget.analysis.calibrated import FIRST_NAMES, planner_model_for  # noqa: E402
 from milligan_widget.analysis.honest import PLANNERS  # noqa: E402
-from milligan_widget.analysis.planner import LEAVES, Settings  # noqa: E402
+from milligan_widget.analysis.planner import HALVINGS, LEAVES, Settings  # noqa: E402
 from milligan_widget.engine.interval import wilson  # noqa: E402
 from milligan_widget.engine.rules import Rules  # noqa: E402
 from milligan_widget.strategy import honest, play_game  # noqa: E402
@@ -169,8 +169,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--leaf-samples", type=int, default=2)
     p.add_argument("--leaf-nodes", type=int, default=4_000)
     p.add_argument("--leaf", default="solve", choices=LEAVES)
-    p.add_argument("--halvings", type=int, default=0,
-                   help="calibrated planner: times the better half of its lines gets more samples")
+    p.add_argument("--halvings", type=int, default=HALVINGS,
+                   help="calibrated planner: times the better half of its lines gets more "
+                   f"samples (default {HALVINGS}; 0 for the planner before 2026-12-05's)")
     p.add_argument("--out", type=Path, required=True)
     c = sub.add_parser("compare")
     c.add_argument("old", help="a results CSV, or several parts of one run: a.csv,b.csv")

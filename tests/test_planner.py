@@ -11,7 +11,7 @@ from milligan_widget.analysis.calibrated import LineEnds
 from milligan_widget.analysis.evaluate import Chance
 from milligan_widget.analysis.hint import candidates
 from milligan_widget.analysis.honest import calibrated_plan
-from milligan_widget.analysis.planner import Settings, next_row_plan
+from milligan_widget.analysis.planner import HALVINGS, Settings, next_row_plan
 from milligan_widget.strategy import honest
 from tests.test_analysis import CLASSIC, HARP, _twins
 from tests.test_judge import jacks
@@ -107,7 +107,7 @@ def _chances_by_line(monkeypatch, value):
 def test_the_calibrated_plan_takes_the_line_whose_end_it_likes_best(monkeypatch):
     drawn = _chances_by_line(monkeypatch, lambda i, k: 0.1 * i)
     game = Game.new(27, "millie")
-    line = calibrated_plan(game, samples=2, node_limit=2_000, seed=1)
+    line = calibrated_plan(game, samples=2, node_limit=2_000, seed=1, halvings=0)
     _, lines, _ = candidates(game, seed=1)
     assert len(lines) > 2 and drawn == {i: 2 for i in range(len(lines))}
     assert line == lines[-1].all_moves  # the last line's end was given the best chance
@@ -116,22 +116,26 @@ def test_the_calibrated_plan_takes_the_line_whose_end_it_likes_best(monkeypatch)
 def test_halving_gives_the_better_half_more_stocks_and_ranks_by_all_of_them(monkeypatch):
     """Line 0 leads on the first two stocks, line 1 on every later one: after two halvings
     the two finalists have met six stocks each, and line 1 is ahead over them."""
+    assert HALVINGS == 2
     drawn = _chances_by_line(monkeypatch, lambda i, k: {0: 0.9 if k <= 2 else 0.1,
                                                         1: 0.5}.get(i, 0.01 * i))  # fmt: skip
     game = Game.new(27, "millie")
     _, lines, _ = candidates(game, seed=1)
-    assert calibrated_plan(game, 2, 2_000, seed=1) == lines[0].all_moves  # no halving
+    assert calibrated_plan(game, 2, 2_000, seed=1, halvings=0) == lines[0].all_moves
     drawn.clear()
-    line = calibrated_plan(game, samples=2, node_limit=2_000, seed=1, halvings=2)
+    line = calibrated_plan(game, samples=2, node_limit=2_000, seed=1)  # two halvings, the default
     assert line == lines[1].all_moves
     first = max(2, (len(lines) + 1) // 2)  # the lines that met a second round of stocks
     second = max(2, (first + 1) // 2)  # and a third
     counts = sorted(drawn.values())
     assert counts == [2] * (len(lines) - first) + [4] * (first - second) + [6] * second
     assert drawn[0] == drawn[1] == 6
-    drawn.clear()  # the honest player halves as its settings say
-    honest(samples=2, node_limit=2_000, settings=Settings(halvings=2))(game)
+    drawn.clear()  # the honest player halves by default, as its settings say
+    honest(samples=2, node_limit=2_000)(game)
     assert max(drawn.values()) == 6
+    drawn.clear()
+    honest(samples=2, node_limit=2_000, settings=Settings(halvings=0))(game)
+    assert max(drawn.values()) == 2
 
 
 def test_the_calibrated_player_sends_home_the_jacks_a_deal_would_bury():

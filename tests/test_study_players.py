@@ -82,7 +82,7 @@ def test_an_honest_study_plays_each_preset_s_own_planner_unless_told(tmp_path, m
             run_study(rules, [27], None, pool, tmp_path / "honest.csv", False,
                       player=Player("honest", None, 2, 2_000))  # fmt: skip
     assert [row["player"] for row in read_results(tmp_path / "honest.csv")] == [
-        "honest s=2 n=2000 calibrated",
+        "honest s=2 n=2000 calibrated h=2",
         "honest s=2 n=2000",
     ]
     assert asked == ["calibrated", "hop"]

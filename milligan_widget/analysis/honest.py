@@ -19,7 +19,7 @@ from .buried import last_cards_home
 from .calibrated import CalibratedEvaluator, planner_model_for
 from .evaluate import Seen
 from .hint import candidates, fallback_line, honest_plan
-from .planner import Settings, next_row_plan
+from .planner import HALVINGS, Settings, next_row_plan
 from .sampler import SamplingEvaluator, check_budget
 from .sampling import visible_view
 
@@ -59,7 +59,8 @@ def honest(
     ``planner="next-row"`` judges the candidate lines across the next deal instead
     (:func:`.planner.next_row_plan` with ``settings``; ``samples`` and the budgets then only
     apply once nothing is hidden). ``planner="calibrated"`` ranks them by the calibrated
-    chance where each ends (:func:`calibrated_plan`), in the presets with a model.
+    chance where each ends (:func:`calibrated_plan`; ``settings.halvings`` times, the better
+    half of the lines gets as many samples again), in the presets with a model.
 
     >>> from milligan_widget import Game
     >>> player = honest(samples=2, node_limit=5_000)
@@ -165,7 +166,7 @@ def calibrated_plan(
     node_limit: int | None,
     seed: int | None = None,
     time_limit: float | None = None,
-    halvings: int = 0,
+    halvings: int = HALVINGS,
 ) -> tuple[Move, ...]:
     """The candidate line (:func:`.hint.candidate_lines`) whose end the calibrated chance
     likes best, by the model the planner reads (:func:`.calibrated.planner_models`): each

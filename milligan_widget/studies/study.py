@@ -35,6 +35,7 @@ from types import FrameType
 from typing import TypedDict
 
 from milligan_widget.analysis.honest import DEFAULT_PLANNERS, PLANNERS, default_planner
+from milligan_widget.analysis.planner import HALVINGS
 from milligan_widget.engine.deals import MAX_DEAL
 from milligan_widget.engine.game import Game
 from milligan_widget.engine.interval import wilson
@@ -122,6 +123,8 @@ class Player:
             label = f"honest s={self.samples} n={self.node_limit}"
             if self.time_limit is not None:
                 label += f" t={self.time_limit:g}"
+            if self.planner == "calibrated":
+                return f"{label} calibrated h={HALVINGS}"
             return label if self.planner in ("hop", None) else f"{label} {self.planner}"
         return self.kind
 
