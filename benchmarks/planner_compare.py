@@ -33,7 +33,7 @@ sys.path.insert(0, str(REPO))
 
 from milligan_widget import Game  # noqa: E402
 from milligan_widget.analysis.calibrated import FIRST_NAMES, planner_model_for  # noqa: E402
-from milligan_widget.analysis.honest import PLANNERS  # noqa: E402
+from milligan_widget.analysis.honest import ENDGAME_GROWTH, PLANNERS  # noqa: E402
 from milligan_widget.analysis.planner import HALVINGS, LEAVES, Settings  # noqa: E402
 from milligan_widget.engine.interval import wilson  # noqa: E402
 from milligan_widget.engine.rules import Rules  # noqa: E402
@@ -57,20 +57,22 @@ def mcnemar(b: int, c: int) -> float:
 
 
 def label(args: argparse.Namespace) -> str:
+    """The ``player`` column: the planner, its settings, the endgame's growth and the seed."""
+    return f"{setting(args)} e={ENDGAME_GROWTH} seed={args.seed}"
+
+
+def setting(args: argparse.Namespace) -> str:
     if args.planner == "hop":
         clock = "" if args.time_limit is None else f" t={args.time_limit:g}"
-        return f"honest s={args.samples} n={args.node_limit}{clock} seed={args.seed}"
+        return f"honest s={args.samples} n={args.node_limit}{clock}"
     if args.planner == "calibrated":
         model = planner_model_for(Rules.named(args.rules))
         inputs = "" if model is None or model.names == FIRST_NAMES else f" i={len(model.names)}"
         halvings = f" h={args.halvings}" if args.halvings else ""
-        return (
-            f"honest calibrated{inputs} s={args.samples}{halvings} n={args.node_limit} "
-            f"seed={args.seed}"
-        )
+        return f"honest calibrated{inputs} s={args.samples}{halvings} n={args.node_limit}"
     return (
         f"next-row {args.leaf} r={args.rows}x{args.rounds} f={args.follow} "
-        f"m={args.leaf_samples} n={args.leaf_nodes} seed={args.seed}"
+        f"m={args.leaf_samples} n={args.leaf_nodes}"
     )
 
 

@@ -33,8 +33,8 @@ def test_the_honest_player_is_studied_with_its_setting(tmp_path, capsys):
     options = "--player honest --samples 2 --node-limit 2000 --deals 27 --time-limit 30"
     assert main([*options.split(), "--workers", "1", "--out", str(out), "--quiet"]) == 0
     (row,) = read_results(out)
-    assert row["player"] == "honest s=2 n=2000 t=30" and row["deal"] == "27"
-    assert "classic, honest s=2 n=2000 t=30: 1 deals" in capsys.readouterr().out
+    assert row["player"] == "honest s=2 n=2000 t=30 e=8" and row["deal"] == "27"
+    assert "classic, honest s=2 n=2000 t=30 e=8: 1 deals" in capsys.readouterr().out
 
 
 def test_a_solver_study_file_is_not_mixed_with_a_players(tmp_path, capsys):
@@ -61,7 +61,7 @@ def test_the_study_plays_the_chosen_planner_and_names_it_in_the_file(tmp_path, m
         player = Player("honest", 30.0, 2, 2_000, "next-row")
         run_study("classic", [27], 30.0, pool, out, False, player=player)
     (row,) = read_results(out)
-    assert row["player"] == "honest s=2 n=2000 t=30 next-row" and asked == ["next-row"]
+    assert row["player"] == "honest s=2 n=2000 t=30 next-row e=8" and asked == ["next-row"]
     with pytest.raises(SystemExit) as stop:
         main(["--player", "honest", "--planner", "uct", "--out", str(out), "--quiet"])
     assert stop.value.code == 2
@@ -82,7 +82,7 @@ def test_an_honest_study_plays_each_preset_s_own_planner_unless_told(tmp_path, m
             run_study(rules, [27], None, pool, tmp_path / "honest.csv", False,
                       player=Player("honest", None, 2, 2_000))  # fmt: skip
     assert [row["player"] for row in read_results(tmp_path / "honest.csv")] == [
-        "honest s=2 n=2000 calibrated h=2",
-        "honest s=2 n=2000",
+        "honest s=2 n=2000 calibrated h=2 e=8",
+        "honest s=2 n=2000 e=8",
     ]
     assert asked == ["calibrated", "hop"]

@@ -13,7 +13,7 @@ from milligan_widget.engine.game import Game
 from milligan_widget.engine.moves import Move
 from milligan_widget.engine.rules import Rules
 from milligan_widget.search.greedy import greedy
-from milligan_widget.search.solver import WINNABLE, SolveResult, solve
+from milligan_widget.search.solver import UNKNOWN, WINNABLE, SolveResult, solve
 
 from .buried import last_cards_home
 from .calibrated import CalibratedEvaluator, planner_model_for
@@ -29,6 +29,9 @@ PLANNERS = ("hop", "next-row", "calibrated")
 #: preset (docs/win-rates.md), hindsight optimisation for the others
 DEFAULT_PLANNERS = {"millie": "calibrated"}
 ENDGAME_NODES = 1_000_000  #: the solver's positions once nothing is hidden (about a second)
+#: the first endgame of a game that a solve of ENDGAME_NODES leaves open is searched once more
+#: with this many times the budget (a few seconds, once a game)
+ENDGAME_GROWTH = 8
 RETEST = 20  #: moves before the buried test runs again where it proved nothing
 
 
@@ -45,9 +48,10 @@ def honest(
     sampled stocks, ``node_limit`` positions a solve and, if given, ``time_limit`` seconds
     for each decision), then that move. Once nothing is hidden it follows the thoughtful
     solver's line (the player sees all it knows: :data:`ENDGAME_NODES` positions, or
-    ``time_limit`` seconds), or greedy where it finds none. Where no face-down card can turn
-    up any more (:mod:`.buried`), it sees the game is lost: it takes home the cards that still
-    go (:func:`.buried.last_cards_home`), then gives up (None).
+    ``time_limit`` seconds; the first endgame of a game that solve leaves open gets
+    :data:`ENDGAME_GROWTH` times as much), or greedy where it finds none. Where no face-down
+    card can turn up any more (:mod:`.buried`), it sees the game is lost: it takes home the
+    cards that still go (:func:`.buried.last_cards_home`), then gives up (None).
     Each decision's samples come from ``seed`` and the move number, never from the deal.
 
     Without ``time_limit`` (the default) the player counts positions, not seconds: the same
@@ -91,6 +95,7 @@ class _HonestPlayer:
         self.seed, self.planner, self.settings = seed, planner, settings
         self.planned: dict[tuple[int, int], Move] = {}  # (id of the game, ply) -> its move
         self.tested: dict[int, int] = {}  # id of the game -> the ply a buried test proved nothing
+        self.grown: set[int] = set()  # ids of the games whose endgame had the larger budget
 
     def __call__(self, game: Game) -> Move | None:
         ending = self.lost_ending(game)
@@ -131,8 +136,7 @@ class _HonestPlayer:
         """A new decision: the planner's line, or the solver's once nothing is hidden."""
         decision_seed = self.decision_seed(game)
         if visible_view(game).hidden == 0:
-            result = endgame_solve(game, self.time_limit)
-            return self.queue(game, result.moves) if result.status == WINNABLE else greedy(game)
+            return self.endgame(game)
         chosen = self.planner or default_planner(game.rules)
         if chosen == "next-row":
             row_seed = Seen.of(game).seed("next-row") if decision_seed is None else decision_seed
@@ -145,6 +149,17 @@ class _HonestPlayer:
             return self.queue(game, line or fallback_line(game, decision_seed))
         plan = honest_plan(game, samples, seconds, nodes, decision_seed)
         return self.queue(game, plan.best.line.all_moves or fallback_line(game, decision_seed))
+
+    def endgame(self, game: Game) -> Move | None:
+        """Nothing is hidden: the solver's line, or greedy's move where it finds none. The
+        first position of a game that the solve leaves open is solved again, with
+        :data:`ENDGAME_GROWTH` times the budget (a deal's endgame is often won just beyond
+        the first budget, and greedy's moves would spoil it)."""
+        result = endgame_solve(game, self.time_limit)
+        if result.status == UNKNOWN and id(game) not in self.grown:
+            self.grown.add(id(game))
+            result = endgame_solve(game, self.time_limit, ENDGAME_GROWTH)
+        return self.queue(game, result.moves) if result.status == WINNABLE else greedy(game)
 
 
 __all__ = ["DEFAULT_PLANNERS", "PLANNERS", "calibrated_plan", "default_planner", "honest"]
@@ -203,9 +218,9 @@ def calibrated_plan(
     return lines[alive[0]].all_moves
 
 
-def endgame_solve(game: Game, time_limit: float | None) -> SolveResult:
-    """The thoughtful solve of a position with nothing hidden: ``time_limit`` seconds, or
-    :data:`ENDGAME_NODES` positions without one."""
+def endgame_solve(game: Game, time_limit: float | None, growth: int = 1) -> SolveResult:
+    """The thoughtful solve of a position with nothing hidden: ``growth`` times
+    ``time_limit`` seconds, or ``growth`` times :data:`ENDGAME_NODES` positions without one."""
     if time_limit is None:
-        return solve(game, math.inf, ENDGAME_NODES)
-    return solve(game, time_limit)
+        return solve(game, math.inf, ENDGAME_NODES * growth)
+    return solve(game, time_limit * growth)

@@ -34,7 +34,12 @@ from pathlib import Path
 from types import FrameType
 from typing import TypedDict
 
-from milligan_widget.analysis.honest import DEFAULT_PLANNERS, PLANNERS, default_planner
+from milligan_widget.analysis.honest import (
+    DEFAULT_PLANNERS,
+    ENDGAME_GROWTH,
+    PLANNERS,
+    default_planner,
+)
 from milligan_widget.analysis.planner import HALVINGS
 from milligan_widget.engine.deals import MAX_DEAL
 from milligan_widget.engine.game import Game
@@ -124,8 +129,10 @@ class Player:
             if self.time_limit is not None:
                 label += f" t={self.time_limit:g}"
             if self.planner == "calibrated":
-                return f"{label} calibrated h={HALVINGS}"
-            return label if self.planner in ("hop", None) else f"{label} {self.planner}"
+                label += f" calibrated h={HALVINGS}"
+            elif self.planner not in ("hop", None):
+                label += f" {self.planner}"
+            return f"{label} e={ENDGAME_GROWTH}"
         return self.kind
 
     def play(self, rules: str, deal: int) -> Row:
