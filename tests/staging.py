@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from milligan_widget import Card, Game
+from milligan_widget import Card, Game, Move
+from milligan_widget.search.greedy import greedy
 from milligan_widget.teaching.lessons import leftovers
 
 
@@ -41,3 +42,12 @@ def stage(
         tableau=tableau, foundations=tops, stock=stock, reserve=reserve.split(),
         cells=cells, rules=rules, face_down=face_down,
     )
+
+
+def greedy_to_the_stock_s_end(deal: int, rules: str = "classic") -> Game:
+    """``deal`` played by greedy (dealing where it has no move) until the stock is out: an
+    endgame a player could meet, its last move the last deal."""
+    game = Game.new(deal, rules)
+    while game.stock_count:
+        game.play(greedy(game) or Move.deal())
+    return game

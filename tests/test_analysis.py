@@ -29,10 +29,10 @@ from milligan_widget.analysis import (
 )
 from milligan_widget.analysis.buried import buried_for_good, last_cards_home
 from milligan_widget.analysis.evaluate import SEEING
-from milligan_widget.search.greedy import greedy
 from milligan_widget.search.solver import SolveResult, solve
 from milligan_widget.strategy import honest, play_game
 from milligan_widget.teaching.lessons import stage
+from tests.staging import greedy_to_the_stock_s_end
 from tests.staging import stage as staged
 
 FAST = {"node_limit": 3_000, "time_limit": 30.0}  # node-bound, so the same on any machine
@@ -504,14 +504,6 @@ def test_in_a_buried_game_the_hint_takes_home_what_still_goes_as_the_player_does
 # ----------------------------------------------------------------------------- the endgame
 
 
-def _greedy_to_the_stock_s_end(deal: int) -> Game:
-    """Classic ``deal`` played by greedy (dealing where it has no move) until the stock is out."""
-    game = Game.new(deal)
-    while game.stock_count:
-        game.play(greedy(game) or Move.deal())
-    return game
-
-
 @pytest.fixture
 def endgame_budgets(monkeypatch: pytest.MonkeyPatch) -> list[int | None]:
     """The node budgets of the honest player's endgame solves, the first of them 2,000."""
@@ -530,7 +522,7 @@ def test_a_game_s_first_open_endgame_is_solved_again_with_more_and_won(endgame_b
     """Classic deal 22 after greedy's game to the stock's end: the solver wins it with about
     11,000 positions. A solve of 2,000 leaves it open; the player solves it again with 8
     times that and plays the win it finds, solving nothing more."""
-    game = _greedy_to_the_stock_s_end(22)
+    game = greedy_to_the_stock_s_end(22)
     assert solve(game, math.inf, 2_000).status == "unknown"
     play_game(game, honest(node_limit=3_000))
     assert game.status == "won"
@@ -539,7 +531,7 @@ def test_a_game_s_first_open_endgame_is_solved_again_with_more_and_won(endgame_b
 
 def test_the_larger_endgame_solve_comes_once_a_game(endgame_budgets, monkeypatch):
     monkeypatch.setattr(honest_module, "ENDGAME_GROWTH", 2)  # 4,000: still open
-    game = _greedy_to_the_stock_s_end(22)
+    game = greedy_to_the_stock_s_end(22)
     play_game(game, honest(node_limit=3_000), max_moves=game.ply + 4)
     assert endgame_budgets[:2] == [2_000, 4_000] and set(endgame_budgets[2:]) == {2_000}
     assert len(endgame_budgets) == 5  # greedy moved between the solves

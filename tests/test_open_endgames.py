@@ -6,23 +6,14 @@ from __future__ import annotations
 import csv
 import doctest
 
-from milligan_widget import Game, Move
-from milligan_widget.search.greedy import greedy
 from tests.benchmark_scripts import load
+from tests.staging import greedy_to_the_stock_s_end
 
 endgames = load("open_endgames")
 
 
-def _greedy_line(deal: int, rules: str) -> list[str]:
-    """Greedy's moves on ``deal`` (dealing where it has none) until the stock is out."""
-    game = Game.new(deal, rules)
-    while game.stock_count:
-        game.play(greedy(game) or Move.deal())
-    return [str(move) for move in game.history]
-
-
 def test_each_game_that_dealt_out_is_solved_from_its_last_deal_once(tmp_path):
-    line = _greedy_line(3, "millie")  # its last move deals the last row
+    line = [str(move) for move in greedy_to_the_stock_s_end(3, "millie").history]
     played = [*line, "1>2"]  # and a move after it (only counted)
     games, out = tmp_path / "games.csv", tmp_path / "endgames.csv"
     with games.open("w", newline="") as handle:
