@@ -47,15 +47,15 @@ def after_last_deal(rules: str, deal: int, moves: list[str]) -> Game | None:
     return None if game.stock_count else game
 
 
-def endgames(games: Path, done: set[str]) -> Iterator[tuple[dict[str, str], Game, int]]:
-    """(the game's row, its position after the last deal, that deal's ply), each new deal."""
+def endgames(games: Path, done: set[str]) -> Iterator[tuple[dict[str, str], Game]]:
+    """(the game's row, its position after the last deal), each new deal."""
     with games.open(newline="") as handle:
         for row in csv.DictReader(handle):
             if row["deal"] in done:
                 continue
             game = after_last_deal(row["rules"], int(row["deal"]), row["moves"].split())
             if game is not None:
-                yield row, game, game.ply
+                yield row, game
 
 
 def play(games: Path, out: Path, nodes: int) -> None:
@@ -68,12 +68,12 @@ def play(games: Path, out: Path, nodes: int) -> None:
         writer = csv.DictWriter(handle, FIELDS, lineterminator="\n")
         if new:
             writer.writeheader()
-        for row, game, ply in endgames(games, done):
+        for row, game in endgames(games, done):
             start = time.perf_counter()
             result = solve(game, math.inf, nodes)
             writer.writerow({
                 "rules": row["rules"], "deal": row["deal"], "won": row["won"],
-                "last_deal": ply, "moves": len(row["moves"].split()), "status": result.status,
+                "last_deal": game.ply, "moves": len(row["moves"].split()), "status": result.status,
                 "nodes": result.nodes, "seconds": round(time.perf_counter() - start, 1),
             })  # fmt: skip
             handle.flush()
