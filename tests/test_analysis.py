@@ -529,6 +529,20 @@ def test_a_game_s_first_open_endgame_is_solved_again_with_more_and_won(endgame_b
     assert endgame_budgets == [2_000, 2_000 * honest_module.ENDGAME_GROWTH]
 
 
+def test_one_player_gives_each_of_its_games_their_own_second_look(endgame_budgets):
+    """``play_games`` plays every deal with one player. A game dropped frees its id for the
+    next game (CPython reuses it at once), and what the player noted of the first (its
+    second look taken) must not pass to the next: each game is played as by a fresh player."""
+    player, ids = honest(node_limit=3_000), set()
+    for _ in range(3):
+        game = greedy_to_the_stock_s_end(22)
+        ids.add(id(game))
+        assert play_game(game, player).status == "won"
+        del game
+    assert endgame_budgets == [2_000, 2_000 * honest_module.ENDGAME_GROWTH] * 3
+    assert len(ids) < 3, "no id was reused: this test proved nothing"
+
+
 def test_the_larger_endgame_solve_comes_once_a_game(endgame_budgets, monkeypatch):
     monkeypatch.setattr(honest_module, "ENDGAME_GROWTH", 2)  # 4,000: still open
     game = greedy_to_the_stock_s_end(22)

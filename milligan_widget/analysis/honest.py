@@ -7,7 +7,9 @@ from __future__ import annotations
 import math
 import random
 import time
+import weakref
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from milligan_widget.engine.game import Game
 from milligan_widget.engine.moves import Move
@@ -77,8 +79,19 @@ def honest(
     return _HonestPlayer(samples, time_limit, node_limit, seed, planner, settings or Settings())
 
 
+@dataclass
+class _GameNotes:
+    """What the player keeps of one game between its moves."""
+
+    planned: dict[int, Move] = field(default_factory=dict)  # ply -> the move planned there
+    tested: int = -RETEST  # the ply where a buried test last proved nothing
+    grown: bool = False  # its endgame had the larger budget
+
+
 class _HonestPlayer:
-    """The strategy :func:`honest` makes: called with a game, its next move (None: it stops)."""
+    """The strategy :func:`honest` makes: called with a game, its next move (None: it stops).
+    One player may play many games, one after another or in turn: what it notes of a game
+    is kept for that game alone, and ends with it."""
 
     __name__ = "honest_player"  # what a progress bar calls it
 
@@ -93,24 +106,31 @@ class _HonestPlayer:
     ) -> None:
         self.samples, self.time_limit, self.node_limit = samples, time_limit, node_limit
         self.seed, self.planner, self.settings = seed, planner, settings
-        self.planned: dict[tuple[int, int], Move] = {}  # (id of the game, ply) -> its move
-        self.tested: dict[int, int] = {}  # id of the game -> the ply a buried test proved nothing
-        self.grown: set[int] = set()  # ids of the games whose endgame had the larger budget
+        self.games: dict[int, _GameNotes] = {}  # by the id of a game still alive
+
+    def notes(self, game: Game) -> _GameNotes:
+        """What the player keeps of ``game`` (dropped when the game is: an id can be reused)."""
+        found = self.games.get(id(game))
+        if found is None:
+            found = self.games[id(game)] = _GameNotes()
+            weakref.finalize(game, self.games.pop, id(game), None)
+        return found
 
     def __call__(self, game: Game) -> Move | None:
         ending = self.lost_ending(game)
         if ending is not None:  # it sees that no card can turn up any more: the game is lost
             return self.queue(game, ending)
-        move = self.planned.get((id(game), game.ply))
+        move = self.notes(game).planned.get(game.ply)
         if move is not None and game.is_legal(move):
             return move
         return self.decide(game) if game.status == "playing" else None
 
     def queue(self, game: Game, moves: tuple[Move, ...]) -> Move | None:
         """Plan ``moves`` from this position on; the first of them, if any."""
-        self.planned.clear()
+        planned = self.notes(game).planned
+        planned.clear()
         for i, move in enumerate(moves):
-            self.planned[(id(game), game.ply + i)] = move
+            planned[game.ply + i] = move
         return moves[0] if moves else None
 
     def lost_ending(self, game: Game) -> tuple[Move, ...] | None:
@@ -119,11 +139,12 @@ class _HonestPlayer:
         while it proves nothing: it may search a while); else None."""
         if game.stock_count or not any(game.face_down):
             return None
-        if game.ply - self.tested.get(id(game), -RETEST) < RETEST:
+        notes = self.notes(game)
+        if game.ply - notes.tested < RETEST:
             return None
         ending = last_cards_home(game)
         if ending is None:
-            self.tested[id(game)] = game.ply
+            notes.tested = game.ply
         return ending
 
     def decision_seed(self, game: Game) -> int | None:
@@ -155,9 +176,9 @@ class _HonestPlayer:
         first position of a game that the solve leaves open is solved again, with
         :data:`ENDGAME_GROWTH` times the budget (a deal's endgame is often won just beyond
         the first budget, and greedy's moves would spoil it)."""
-        result = endgame_solve(game, self.time_limit)
-        if result.status == UNKNOWN and id(game) not in self.grown:
-            self.grown.add(id(game))
+        result, notes = endgame_solve(game, self.time_limit), self.notes(game)
+        if result.status == UNKNOWN and not notes.grown:
+            notes.grown = True
             result = endgame_solve(game, self.time_limit, ENDGAME_GROWTH)
         return self.queue(game, result.moves) if result.status == WINNABLE else greedy(game)
 

@@ -63,8 +63,10 @@ class Game(Position):
     :meth:`from_deck` (an explicit dealing order) or :meth:`from_json`.
     """
 
+    # __weakref__: what a player notes of a game (its plan) can end with the game itself
     __slots__ = (
-        "_comments", "_history", "_keys_cache", "_layout", "_meta", "_redo", "_seed", "_undo"
+        "__weakref__", "_comments", "_history", "_keys_cache", "_layout", "_meta", "_redo",
+        "_seed", "_undo",
     )  # fmt: skip
 
     # ------------------------------------------------------------------ creation
@@ -514,7 +516,8 @@ class Game(Position):
         starts at this position (as if staged with :meth:`from_layout`)."""
         other = Game.__new__(Game)
         for name in Position.__slots__ + Game.__slots__:
-            setattr(other, name, getattr(self, name))
+            if name != "__weakref__":
+                setattr(other, name, getattr(self, name))
         other._cols = [list(col) for col in self._cols]
         other._runs = list(self._runs)
         other._found = list(self._found)
