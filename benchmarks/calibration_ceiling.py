@@ -27,7 +27,6 @@ Rows are appended as positions finish, so a second run resumes.
 from __future__ import annotations
 
 import argparse
-import csv
 import random
 import sys
 from pathlib import Path
@@ -39,6 +38,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
 import calibration_data  # noqa: E402
+from results_file import appending, rows  # noqa: E402
 
 from milligan_widget import Game, strategy  # noqa: E402
 from milligan_widget.analysis.sampling import determinize, visible_view  # noqa: E402
@@ -94,16 +94,16 @@ def ceiling(rollouts: np.ndarray, wins: np.ndarray, won: np.ndarray) -> tuple[fl
 
 
 def report(path: Path, draws: int = 2_000) -> None:
-    with path.open(newline="") as handle:
-        rows = list(csv.DictReader(handle))
-    k = np.array([int(r["rollouts"]) for r in rows])
-    w = np.array([int(r["rollout_wins"]) for r in rows])
-    won = np.array([int(r["won"]) for r in rows])
+    measured = rows(path)
+    k = np.array([int(r["rollouts"]) for r in measured])
+    w = np.array([int(r["rollout_wins"]) for r in measured])
+    won = np.array([int(r["won"]) for r in measured])
     rng = np.random.default_rng(0)
-    boots = [ceiling(k[i], w[i], won[i])[1] for i in rng.integers(0, len(rows), (draws, len(rows)))]
+    picks = rng.integers(0, len(measured), (draws, len(measured)))
+    boots = [ceiling(k[i], w[i], won[i])[1] for i in picks]
     low, high = np.percentile(boots, [2.5, 97.5])
     floor, skill = ceiling(k, w, won)
-    print(f"{path.name}: {len(rows)} positions with cards hidden, {int(k.sum())} honest games")
+    print(f"{path.name}: {len(measured)} positions with cards hidden, {int(k.sum())} honest games")
     print(f"  games won from them (the players' own): {won.mean():.3f}; rollouts won: "
           f"{w.sum() / k.sum():.3f}")
     print(f"  Brier floor (mean p(1-p)): {floor:.4f}; base rate's: "
@@ -127,23 +127,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def measure(rules: str, count: int, rollout_count: int, out: Path) -> None:
-    done = set()
-    if out.exists():
-        with out.open(newline="") as handle:
-            done = {(int(r["deal"]), int(r["ply"])) for r in csv.DictReader(handle)}
-    new = not out.exists()
-    with out.open("a", newline="") as handle:
-        writer = csv.DictWriter(handle, FIELDS)
-        if new:
-            writer.writeheader()
+    done = {(int(r["deal"]), int(r["ply"])) for r in rows(out)}
+    with appending(out, FIELDS) as add:
         for deal, ply, won, game in positions(rules, count):
             if (deal, ply) in done:
                 continue
             wins = rollouts(game, rollout_count, seed=1_000 * deal + ply)
-            writer.writerow({"rules": rules, "deal": deal, "ply": ply,
-                             "hidden": visible_view(game).hidden, "won": int(won),
-                             "rollouts": rollout_count, "rollout_wins": wins})  # fmt: skip
-            handle.flush()
+            add({"rules": rules, "deal": deal, "ply": ply, "hidden": visible_view(game).hidden,
+                 "won": int(won), "rollouts": rollout_count, "rollout_wins": wins})  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -34,6 +34,8 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+import results_file  # noqa: E402
+
 from milligan_widget import Game  # noqa: E402
 from milligan_widget.analysis import Limit, SamplingEvaluator, Seen  # noqa: E402
 from milligan_widget.analysis.features import VisibleFeatures, visible_features  # noqa: E402
@@ -98,14 +100,11 @@ def play(
 
 def done_deals(path: Path, rules: str, seed: int) -> set[int]:
     """The deals whose rows are in ``path`` already (a resumed run skips them)."""
-    if not path.exists():
-        return set()
-    with path.open(newline="") as handle:
-        return {
-            int(row["deal"])
-            for row in csv.DictReader(handle)
-            if row["rules"] == rules and int(row["player_seed"]) == seed
-        }
+    return {
+        int(row["deal"])
+        for row in results_file.rows(path)
+        if row["rules"] == rules and int(row["player_seed"]) == seed
+    }
 
 
 def to_play(deals: list[int], path: Path, rules: str, seed: int) -> Iterator[int]:
@@ -115,13 +114,8 @@ def to_play(deals: list[int], path: Path, rules: str, seed: int) -> Iterator[int
 
 def append(path: Path, rows: list[Row], fields: list[str] = FIELDS) -> None:
     """Add one game's rows (with the header if the file is new), flushed at once."""
-    new = not path.exists() or path.stat().st_size == 0
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a", newline="") as handle:
-        writer = csv.DictWriter(handle, fields)
-        if new:
-            writer.writeheader()
-        writer.writerows(rows)
+    with results_file.appending(path, fields) as add:
+        add(*rows)
 
 
 def replayed(path: Path, rules: str) -> Iterator[tuple[int, bool, int, Game]]:

@@ -28,6 +28,8 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+import results_file  # noqa: E402
+
 from milligan_widget import Game  # noqa: E402
 from milligan_widget.engine.moves import Move  # noqa: E402
 from milligan_widget.search.greedy import greedy  # noqa: E402
@@ -81,11 +83,7 @@ def table_deals() -> list[tuple[str, int]]:
 
 def done(path: Path) -> set[tuple[str, int]]:
     """The deals already measured (a cut-off last line is measured again)."""
-    if not path.exists():
-        return set()
-    lines = path.read_text().split("\n")
-    rows = csv.DictReader(lines[:-1] if lines[-1] else lines)
-    return {(r["rules"], int(r["deal"])) for r in rows if r.get("runs")}
+    return {(r["rules"], int(r["deal"])) for r in results_file.rows(path) if r.get("runs")}
 
 
 def append_measured(
@@ -94,15 +92,10 @@ def append_measured(
 ) -> None:
     """Measure each job of ``todo`` in ``jobs`` processes and append its row to ``out`` (with
     the header if the file is new), flushed as it comes, so a stopped run resumes."""
-    fresh = not out.exists() or out.stat().st_size == 0
-    with out.open("a", newline="") as handle, ProcessPoolExecutor(jobs) as pool:
-        writer = csv.DictWriter(handle, fields, lineterminator="\n")
-        if fresh:
-            writer.writeheader()
+    with results_file.appending(out, fields) as add, ProcessPoolExecutor(jobs) as pool:
         every = max(1, 25 * chunksize)
         for count, row in enumerate(pool.map(measure, todo, chunksize=chunksize), start=1):
-            writer.writerow(row)
-            handle.flush()
+            add(row)
             if count % every == 0:
                 print(f"{count}/{len(todo)}", file=sys.stderr)
 

@@ -25,12 +25,13 @@ budget, and appends its row: the table then goes on to the budgets every positio
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+
+from results_file import appending, rows  # noqa: E402
 
 from milligan_widget import Game, Move  # noqa: E402
 from milligan_widget.engine.interval import wilson  # noqa: E402
@@ -153,16 +154,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deeper", type=int, help="solve the undecided again with so many")
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks/results/decided.csv")
     args = parser.parse_args(argv)
-    done: list[dict[str, str]] = []
-    if args.out.exists():
-        with args.out.open() as f:
-            done = list(csv.DictReader(f))
+    done = rows(args.out)
     seen = {(r["rules"], int(r["deal"])) for r in done}
-    new = not args.out.exists()
-    with args.out.open("a", newline="") as f:
-        writer = csv.DictWriter(f, FIELDS)
-        if new:
-            writer.writeheader()
+    with appending(args.out, FIELDS) as add:
         for rules in args.rules.split(","):
             for deal in (d + args.offset for d in spread_deals(args.deals)):
                 if (rules, deal) not in seen:
@@ -171,8 +165,7 @@ def main(argv: list[str] | None = None) -> int:
                     row = measure(rules, deal, args.deeper, args.greedy_moves)
                 else:
                     continue
-                writer.writerow(row)
-                f.flush()
+                add(row)
                 done.append({k: str(v) for k, v in row.items()})
     for rules in args.rules.split(","):
         report(done, rules, args.seconds, args.greedy_moves)

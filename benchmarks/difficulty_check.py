@@ -31,6 +31,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from results_file import appending, rows  # noqa: E402
+
 from milligan_widget import Game  # noqa: E402
 from milligan_widget.engine.interval import wilson  # noqa: E402
 from milligan_widget.strategy import honest, play_game  # noqa: E402
@@ -57,11 +59,7 @@ def chosen(rules: str, bands: list[str], per_band: int, deals: set[int]) -> list
 
 def played(path: Path) -> list[dict[str, str]]:
     """The games in ``path`` (a cut-off last line is dropped: that game is played again)."""
-    if not path.exists():
-        return []
-    lines = path.read_text().split("\n")
-    rows = csv.DictReader(lines[:-1] if lines[-1] else lines)
-    return [row for row in rows if row.get("seconds")]
+    return [row for row in rows(path) if row.get("seconds")]
 
 
 def play(args: argparse.Namespace) -> None:
@@ -72,21 +70,22 @@ def play(args: argparse.Namespace) -> None:
     part, parts = args.part
     mine = [d for i, d in enumerate(order) if (i // len(bands)) % parts == part]
     todo = [d for d in mine if (args.rules, d, args.seed) not in done]
-    if not args.out.exists() or args.out.stat().st_size == 0:
-        args.out.write_text(",".join(FIELDS) + "\n")
     print(f"{len(todo)} games to play", file=sys.stderr)
     table = shipped_deals()[args.rules]
-    for deal in todo:
-        start = time.process_time()
-        game = play_game(Game.new(deal, args.rules), honest(seed=args.seed))
-        row = {"rules": args.rules, "deal": deal, "band": table[deal].band,
-               "player_seed": args.seed, "won": int(game.status == "won"),
-               "foundation_cards": game.foundation_count, "moves": game.ply,
-               "seconds": f"{time.process_time() - start:.2f}"}  # fmt: skip
-        with args.out.open("a", newline="") as handle:  # one short write: parts may share it
-            csv.DictWriter(handle, FIELDS, lineterminator="\n").writerow(row)
-        print(f"{args.rules} {deal} ({row['band']}): won={row['won']} {row['seconds']} s",
-              flush=True)  # fmt: skip
+    with appending(args.out, FIELDS) as add:  # a row is one short write: parts may share it
+        for deal in todo:
+            add(played_row(args.rules, deal, args.seed, table[deal].band))
+
+
+def played_row(rules: str, deal: int, seed: int, band: str) -> dict[str, object]:
+    """The honest player's game of ``deal``, as a row (and a line on the terminal)."""
+    start = time.process_time()
+    game = play_game(Game.new(deal, rules), honest(seed=seed))
+    row = {"rules": rules, "deal": deal, "band": band, "player_seed": seed,
+           "won": int(game.status == "won"), "foundation_cards": game.foundation_count,
+           "moves": game.ply, "seconds": f"{time.process_time() - start:.2f}"}  # fmt: skip
+    print(f"{rules} {deal} ({band}): won={row['won']} {row['seconds']} s", flush=True)
+    return row
 
 
 def chi_square(counts: list[tuple[int, int]]) -> tuple[float, float]:

@@ -26,6 +26,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+import results_file  # noqa: E402
+
 from milligan_widget import Game  # noqa: E402
 from milligan_widget.analysis.honest import ENDGAME_NODES  # noqa: E402
 from milligan_widget.search.solver import WINNABLE, solve  # noqa: E402
@@ -59,24 +61,16 @@ def endgames(games: Path, done: set[str]) -> Iterator[tuple[dict[str, str], Game
 
 
 def play(games: Path, out: Path, nodes: int) -> None:
-    done = set()
-    if out.exists():
-        with out.open(newline="") as handle:
-            done = {row["deal"] for row in csv.DictReader(handle)}
-    new = not out.exists()
-    with out.open("a", newline="") as handle:
-        writer = csv.DictWriter(handle, FIELDS, lineterminator="\n")
-        if new:
-            writer.writeheader()
+    done = {row["deal"] for row in results_file.rows(out)}
+    with results_file.appending(out, FIELDS) as add:
         for row, game in endgames(games, done):
             start = time.perf_counter()
             result = solve(game, math.inf, nodes)
-            writer.writerow({
+            add({
                 "rules": row["rules"], "deal": row["deal"], "won": row["won"],
                 "last_deal": game.ply, "moves": len(row["moves"].split()), "status": result.status,
                 "nodes": result.nodes, "seconds": round(time.perf_counter() - start, 1),
             })  # fmt: skip
-            handle.flush()
 
 
 def summary(rows: list[dict[str, str]], first_budget: int = ENDGAME_NODES) -> dict[str, object]:
@@ -114,9 +108,8 @@ def main() -> None:
     if args.command == "play":
         play(args.games, args.out, args.nodes)
         return
-    with args.file.open(newline="") as handle:
-        for name, value in summary(list(csv.DictReader(handle))).items():
-            print(f"{name}: {value}")
+    for name, value in summary(results_file.rows(args.file)).items():
+        print(f"{name}: {value}")
 
 
 if __name__ == "__main__":

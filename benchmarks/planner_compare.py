@@ -21,7 +21,6 @@ several files is given as a.csv,b.csv):
 from __future__ import annotations
 
 import argparse
-import csv
 import math
 import statistics
 import sys
@@ -30,6 +29,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+
+import results_file  # noqa: E402
 
 from milligan_widget import Game  # noqa: E402
 from milligan_widget.analysis.calibrated import FIRST_NAMES, planner_model_for  # noqa: E402
@@ -82,15 +83,8 @@ def play(args: argparse.Namespace) -> None:
         args.halvings,
     )
     player_name = label(args)
-    done = set()
-    if args.out.exists():
-        with args.out.open() as f:
-            done = {(r["rules"], int(r["deal"])) for r in csv.DictReader(f)}
-    new = not args.out.exists()
-    with args.out.open("a", newline="") as f:
-        writer = csv.DictWriter(f, FIELDS)
-        if new:
-            writer.writeheader()
+    done = {(r["rules"], int(r["deal"])) for r in results_file.rows(args.out)}
+    with results_file.appending(args.out, FIELDS) as add:
         for deal in parse_deals(args.deals):
             if (args.rules, deal) in done:
                 continue
@@ -104,7 +98,7 @@ def play(args: argparse.Namespace) -> None:
             )
             start = time.perf_counter()
             game = play_game(Game.new(deal, args.rules), player)
-            writer.writerow(
+            add(
                 {
                     "rules": args.rules,
                     "deal": deal,
@@ -116,16 +110,16 @@ def play(args: argparse.Namespace) -> None:
                     "seconds": round(time.perf_counter() - start, 3),
                 }
             )
-            f.flush()
 
 
 def read(paths: str, rules: str) -> dict[int, dict[str, str]]:
     """The rows of ``rules`` in one CSV or several (``a.csv,b.csv``: parts of one run)."""
-    rows = {}
-    for path in paths.split(","):
-        with Path(path).open() as f:
-            rows.update({int(r["deal"]): r for r in csv.DictReader(f) if r["rules"] == rules})
-    return rows
+    return {
+        int(r["deal"]): r
+        for path in paths.split(",")
+        for r in results_file.rows(Path(path))
+        if r["rules"] == rules
+    }
 
 
 def _name(paths: str) -> str:

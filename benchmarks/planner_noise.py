@@ -19,7 +19,6 @@ Rows are appended as games end; a second ``play`` skips the deals in the file.
 from __future__ import annotations
 
 import argparse
-import csv
 import statistics
 import sys
 from collections.abc import Sequence
@@ -28,6 +27,8 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+
+import results_file  # noqa: E402
 
 from milligan_widget import Game, Move  # noqa: E402
 from milligan_widget.analysis import honest as honest_module  # noqa: E402
@@ -80,15 +81,8 @@ def line_means(game: Game, seed: int, samples: int, nodes: int, draw: int) -> li
 
 
 def play(args: argparse.Namespace) -> None:
-    done: set[int] = set()
-    if args.out.exists():
-        with args.out.open() as f:
-            done = {int(r["deal"]) for r in csv.DictReader(f) if r["rules"] == args.rules}
-    new = not args.out.exists()
-    with args.out.open("a", newline="") as f:
-        writer = csv.DictWriter(f, FIELDS, lineterminator="\n")
-        if new:
-            writer.writeheader()
+    done = {int(r["deal"]) for r in results_file.rows(args.out) if r["rules"] == args.rules}
+    with results_file.appending(args.out, FIELDS) as add:
         for deal in parse_deals(args.deals):
             if deal in done or deal > 1500:
                 continue
@@ -101,8 +95,7 @@ def play(args: argparse.Namespace) -> None:
                     means = line_means(game, seed, count, args.nodes, draw)
                     row[name], row["lines"] = " ".join(f"{m:.4f}" for m in means), len(means)
                 rows.append(row)
-            writer.writerows(rows)
-            f.flush()
+            add(*rows)
 
 
 def first_choice(means: Sequence[float]) -> int:
@@ -138,9 +131,7 @@ def summary(rows: Sequence[dict[str, str]]) -> dict[str, float]:
 
 
 def report(args: argparse.Namespace) -> None:
-    with args.out.open() as f:
-        rows = list(csv.DictReader(f))
-    for name, value in summary(rows).items():
+    for name, value in summary(results_file.rows(args.out)).items():
         print(f"{name}: {value:.4g}" if isinstance(value, float) else f"{name}: {value}")
 
 

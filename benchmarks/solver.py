@@ -28,13 +28,14 @@ left out) and their ratio:
 from __future__ import annotations
 
 import argparse
-import csv
 import importlib.util
 import statistics
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from functools import cache
 from pathlib import Path
+
+import results_file
 
 from milligan_widget.studies.study import parse_deals, run_study
 
@@ -179,13 +180,10 @@ def compare_figures(rows: list[dict], rules: str, limits: list[float]) -> list[s
 def compare(args: argparse.Namespace) -> None:
     limits = [float(x) for x in args.time_limits.split(",")]
     rules_list = args.rules.split(",")
-    done = set()
-    if args.out.exists():
-        with args.out.open(newline="") as handle:
-            done = {
-                (r["solver"], r["rules"], int(r["deal"]), float(r["limit"]))
-                for r in csv.DictReader(handle)
-            }
+    done = {
+        (r["solver"], r["rules"], int(r["deal"]), float(r["limit"]))
+        for r in results_file.rows(args.out)
+    }
     tasks = [
         (solver, path, rules, deal, limit)
         for deal in args.deals
@@ -194,21 +192,17 @@ def compare(args: argparse.Namespace) -> None:
         for solver, path in (("old", str(args.against)), ("new", "new"))
         if (solver, rules, deal, limit) not in done
     ]
-    new_file = not args.out.exists()
-    with ProcessPoolExecutor(args.workers) as pool, args.out.open("a", newline="") as handle:
-        writer = csv.DictWriter(handle, COMPARE_FIELDS)
-        if new_file:
-            writer.writeheader()
+    with ProcessPoolExecutor(args.workers) as pool, results_file.appending(
+        args.out, COMPARE_FIELDS
+    ) as add:
         for row in pool.map(compare_one, *zip(*tasks, strict=True)) if tasks else ():
-            writer.writerow(row)
-            handle.flush()
-    with args.out.open(newline="") as handle:
-        wanted = set(args.deals)
-        rows = [
-            r
-            for r in csv.DictReader(handle)
-            if int(r["deal"]) in wanted and float(r["limit"]) in limits
-        ]
+            add(row)
+    wanted = set(args.deals)
+    rows = [
+        r
+        for r in results_file.rows(args.out)
+        if int(r["deal"]) in wanted and float(r["limit"]) in limits
+    ]
     for rules in rules_list:
         print("\n".join(compare_figures(rows, rules, limits)), flush=True)
 
@@ -235,12 +229,11 @@ def main() -> None:
     with ProcessPoolExecutor(args.workers) as pool:
         for rules in args.rules.split(","):
             run_study(rules, args.deals, args.time_limit, pool, args.out, progress=False)
-            with args.out.open(newline="") as handle:
-                rows = [
-                    r
-                    for r in csv.DictReader(handle)
-                    if r["rules"] == rules and int(r["deal"]) in set(args.deals)
-                ]
+            rows = [
+                r
+                for r in results_file.rows(args.out)
+                if r["rules"] == rules and int(r["deal"]) in set(args.deals)
+            ]
             print(f"{rules:12s} {figures(rows)}", flush=True)
 
 

@@ -12,7 +12,10 @@ BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
 def load(name: str) -> ModuleType:
-    """``benchmarks/<name>.py`` as a module (its ``main`` is not run)."""
+    """``benchmarks/<name>.py`` as a module (its ``main`` is not run). Its folder is on the
+    path, as when the script runs: a script imports the ones beside it."""
+    if str(BENCHMARKS) not in sys.path:
+        sys.path.append(str(BENCHMARKS))
     spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
