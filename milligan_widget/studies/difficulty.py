@@ -122,6 +122,20 @@ def difficulty_of(rules: str | Rules, deal: int) -> str | None:
     return None if info is None else info.difficulty
 
 
+@functools.cache
+def band_games(rules: str | Rules) -> tuple[int, int]:
+    """(won, played): the games of greedy with slips (what the bands are measured by) on the
+    solver-won deals of ``rules``'s bands; (0, 0) where the rules have none.
+
+    >>> won, played = band_games("classic")
+    >>> played > 0 and 0 < won < played
+    True
+    """
+    rows = [row for row in shipped_deals().get(Rules.coerce(rules).name or "", {}).values()
+            if row.difficulty is not None]  # fmt: skip
+    return sum(row.slips_won for row in rows), sum(row.runs for row in rows)
+
+
 def deals_of(rules: str | Rules, difficulty: str) -> list[int]:
     """The shipped deals of ``rules`` with ``difficulty`` (not "any"), in number order."""
     check_difficulty(difficulty)

@@ -263,10 +263,12 @@ ASKED_FOR = "difficulty"
 
 #: why a deal is in its band, in a player's words (the status bar's tooltip)
 BAND_WHY = {
-    "easy": "among {preset} deals, in the third that careful play wins most often",
-    "medium": "among {preset} deals, in the middle third by how often careful play wins them",
-    "hard": "among {preset} deals, in the third that careful play wins least often",
+    "easy": "among {preset} deals, in the third where a greedy player gets furthest",
+    "medium": "among {preset} deals, in the middle third by how far a greedy player gets",
+    "hard": "among {preset} deals, in the third where a greedy player gets least far",
 }
+#: below this share of the games the bands are measured by won, the why says few are won
+FEW_WON = 0.01
 
 
 def deal_about(game: Game, peek: bool) -> dict[str, Any] | None:
@@ -296,8 +298,9 @@ def deal_about(game: Game, peek: bool) -> dict[str, Any] | None:
     if band:
         label, preset = difficulties.LABELS[band], rules.replace("-", " ")
         words.append(f"{label} deal")
-        why.append(f"{label}: {BAND_WHY[band].format(preset=preset)}, judged from the whole "
-                   "deal by how far a greedy player gets on it.")  # fmt: skip
+        why.append(f"{label}: {BAND_WHY[band].format(preset=preset)} (the cards it brings "
+                   "home, judged from the whole deal).")  # fmt: skip
+        why.extend(_few_won(rules, preset))
     solver = None
     if peek or game.meta.get(ASKED_FOR) in difficulties.DIFFICULTIES[1:]:
         solver = info.verdict
@@ -307,6 +310,16 @@ def deal_about(game: Game, peek: bool) -> dict[str, Any] | None:
         return None
     return {"difficulty": band, "solver": solver, "text": " · ".join(words),
             "title": " ".join(why)}  # fmt: skip
+
+
+def _few_won(rules: str, preset: str) -> list[str]:
+    """Where hardly a game of the preset is won (Milligan Harp), a band is only relative:
+    say so, with the games it is measured by."""
+    won, played = difficulties.band_games(rules)
+    if not played or won / played >= FEW_WON:
+        return []
+    return [f"Few {preset} games are won on any deal: on the deals of all three bands a greedy "
+            f"player won {won} of its {played} games."]  # fmt: skip
 
 
 def _verdict_words(info: difficulties.ShippedDeal) -> str:

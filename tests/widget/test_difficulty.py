@@ -11,12 +11,15 @@ import pytest
 from milligan_widget import PRESETS, Game, Rules
 from milligan_widget.studies.difficulty import (
     DIFFICULTIES,
+    band_games,
     choices,
     deal_info,
+    deals_of,
     difficulty_of,
     shipped_deals,
 )
 from milligan_widget.widget import MilliganWidget
+from milligan_widget.widget.view import FEW_WON
 from tests.widget.simulate import Browser, snapshot
 
 BANDS = ("easy", "medium", "hard")
@@ -154,6 +157,19 @@ def test_fair_play_shows_the_band_but_not_the_solvers_verdict() -> None:
     band = deal_info("classic", UNDECIDED).band
     assert shown[0]["difficulty"] == band and shown[0]["text"] == f"{band.title()} deal"
     assert "greedy" in shown[0]["title"] and "classic deals" in shown[0]["title"]
+
+
+def test_a_band_of_a_preset_hardly_ever_won_says_it_only_ranks_the_deal() -> None:
+    """Milligan Harp's bands hold deals greedy (and the honest player) almost never win: its
+    "Easy" is only easier than the other Harp deals, and the why says so with the figures."""
+    harp = widget(seed=deals_of("milligan-harp", "easy")[0], rules="milligan-harp").view["deal"]
+    classic = widget(seed=deals_of("classic", "easy")[0]).view["deal"]
+    assert harp["text"] == classic["text"] == "Easy deal"
+    assert "Few milligan harp games are won on any deal" in harp["title"]
+    won, played = band_games("milligan-harp")
+    assert f"a greedy player won {won} of its {played} games" in harp["title"]
+    assert won / played < FEW_WON <= band_games("classic")[0] / band_games("classic")[1]
+    assert "Few" not in classic["title"] and "classic deals" in classic["title"]
 
 
 def test_peek_shows_the_solvers_verdict_on_the_deal() -> None:
