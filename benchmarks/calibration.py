@@ -36,6 +36,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from milligan_widget.analysis.calibrated import (  # noqa: E402
+    FIRST_NAMES,
     NAMES,
     Model,
     inputs,
@@ -263,11 +264,13 @@ def main() -> None:
     parser.add_argument("--held-out", type=Path,
                         help="rows of other deals: judged by the model fitted on every row of "
                              "--data, and by the model shipped today")  # fmt: skip
+    parser.add_argument("--first-inputs", action="store_true",
+                        help="fit on the ten first inputs alone (not the column blocks)")
     parser.add_argument("--write-model", action="store_true",
                         help="fit on every row and ship it in milligan_widget/data/")  # fmt: skip
     args = parser.parse_args()
     path = args.data or REPO / "benchmarks" / "results" / f"calibration-{args.rules}.csv"
-    data = read(path, args.rules)
+    data = read(path, args.rules, FIRST_NAMES if args.first_inputs else None)
     deals = len(set(data.deal.tolist()))
     span = f"deals {data.deal.min()}..{data.deal.max()}"
     print(f"{args.rules}: {len(data.won)} positions of {deals} honest games ({span}), "
