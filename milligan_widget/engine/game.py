@@ -515,9 +515,8 @@ class Game(Position):
         """An independent copy with the line of play; with ``history=False``, a game that
         starts at this position (as if staged with :meth:`from_layout`)."""
         other = Game.__new__(Game)
-        for name in Position.__slots__ + Game.__slots__:
-            if name != "__weakref__":
-                setattr(other, name, getattr(self, name))
+        for name in _COPIED_SLOTS:
+            setattr(other, name, getattr(self, name))
         other._cols = [list(col) for col in self._cols]
         other._runs = list(self._runs)
         other._found = list(self._found)
@@ -740,6 +739,10 @@ class Game(Position):
         True
         """
         return to_html(self, path, extra_html=extra_html)
+
+
+#: what :meth:`Game.copy` takes over, slot by slot (a copy's weak references are its own)
+_COPIED_SLOTS = tuple(name for name in Position.__slots__ + Game.__slots__ if name != "__weakref__")
 
 
 def _deck_problem(codes: list[int], decks: int) -> str:
