@@ -16,7 +16,6 @@ Run:  python benchmarks/open_endgames.py play
 from __future__ import annotations
 
 import argparse
-import csv
 import math
 import sys
 import time
@@ -51,13 +50,12 @@ def after_last_deal(rules: str, deal: int, moves: list[str]) -> Game | None:
 
 def endgames(games: Path, done: set[str]) -> Iterator[tuple[dict[str, str], Game]]:
     """(the game's row, its position after the last deal), each new deal."""
-    with games.open(newline="") as handle:
-        for row in csv.DictReader(handle):
-            if row["deal"] in done:
-                continue
-            game = after_last_deal(row["rules"], int(row["deal"]), row["moves"].split())
-            if game is not None:
-                yield row, game
+    for row in results_file.rows(games):
+        if row["deal"] in done:
+            continue
+        game = after_last_deal(row["rules"], int(row["deal"]), row["moves"].split())
+        if game is not None:
+            yield row, game
 
 
 def play(games: Path, out: Path, nodes: int) -> None:
