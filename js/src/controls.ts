@@ -34,6 +34,9 @@ const VERDICTS: Record<string, string> = {
   chance: "chance to win:",
 };
 
+/** Widgets on the page so far: each one's deal-why gets an id of its own. */
+let dealWhyCount = 0;
+
 function button(label: string, action: string, title: string): HTMLButtonElement {
   return makeButton(label, title, { action });
 }
@@ -68,8 +71,11 @@ export class Controls {
   /** The difficulty the player chose last: kept for the next New game, and chosen again when
    * a preset that offers it is chosen. */
   private wanted = "any";
-  /** What the shipped table of deals says of the deal on show, beside its name. */
-  private readonly dealAbout = el("span", "mw-deal-about");
+  /** What the shipped table of deals says of the deal on show, beside its name: a button
+   * that shows why in words below (a tooltip reaches no keyboard, touch or screen reader). */
+  private readonly dealAbout = button("", "deal-why", "");
+  /** Why the deal is in its band (and the solver's word), shown when its button is pressed. */
+  private readonly dealWhy = el("p", "mw-deal-why");
   private readonly seed = el("input", "mw-seed");
   private readonly fourColour = el("input", "");
   private readonly themeSelect = el("select", "mw-select");
@@ -236,18 +242,29 @@ export class Controls {
 
   /** Esc closes the menu and the Rules panel; true if one was open. */
   closePopups(): boolean {
-    const open = !this.menu.hidden || !this.rulesPanel.hidden;
+    const open = !this.menu.hidden || !this.rulesPanel.hidden || !this.dealWhy.hidden;
     this.toggleMenu(false);
     if (!this.rulesPanel.hidden) this.toggleRules();
+    this.toggleDealWhy(false);
     return open;
+  }
+
+  private toggleDealWhy(open = this.dealWhy.hidden): void {
+    this.dealWhy.hidden = !open;
+    this.dealAbout.setAttribute("aria-expanded", String(open));
   }
 
   private buildStatus(): void {
     this.gameName.classList.add("mw-game-name");
     this.gameName.dataset.role = "game-name";
     this.gameName.setAttribute("aria-haspopup", "true");
+    this.dealAbout.classList.add("mw-deal-about");
     this.dealAbout.dataset.role = "deal-about";
     this.dealAbout.hidden = true;
+    this.dealWhy.id = `mw-deal-why-${++dealWhyCount}`;
+    this.dealWhy.dataset.role = "deal-why";
+    this.dealAbout.setAttribute("aria-controls", this.dealWhy.id);
+    this.toggleDealWhy(false);
     this.status.append(this.gameName, this.dealAbout);
     for (const [name, label] of STATS) {
       const item = el("span", "mw-stat");
@@ -282,7 +299,7 @@ export class Controls {
     const undo = button("Undo", "undo", "Take the move back");
     undo.dataset.role = "coach-undo";
     this.coachLine.append(this.coachWords, show, undo);
-    this.status.append(this.coachLine);
+    this.status.append(this.coachLine, this.dealWhy);
   }
 
   private onClick(e: Event): void {
@@ -292,6 +309,7 @@ export class Controls {
     if (action === "more") return this.toggleMenu();
     this.toggleMenu(false);
     if (action === "rules") this.toggleRules();
+    else if (action === "deal-why") this.toggleDealWhy();
     else if (action === "new") this.newGame();
     else this.send({ type: action } as Request);
   }
@@ -442,6 +460,8 @@ export class Controls {
     this.dealAbout.dataset.difficulty = about?.difficulty ?? "";
     if (this.dealAbout.textContent !== (about?.text ?? "")) this.dealAbout.textContent = about?.text ?? "";
     this.dealAbout.title = about?.title ?? "";
+    if (this.dealWhy.textContent !== this.dealAbout.title) this.dealWhy.textContent = this.dealAbout.title;
+    if (about == null) this.toggleDealWhy(false);
   }
 
   private enable(action: string, on: boolean): void {

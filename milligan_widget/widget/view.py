@@ -261,7 +261,7 @@ SOLVER_SAID = {
 ASKED_FOR = "difficulty"
 
 
-#: why a deal is in its band, in a player's words (the status bar's tooltip)
+#: why a deal is in its band, in a player's words (the status bar's "why")
 BAND_WHY = {
     "easy": "among {preset} deals, in the third where a greedy player gets furthest",
     "medium": "among {preset} deals, in the middle third by how far a greedy player gets",

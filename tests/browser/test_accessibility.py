@@ -100,7 +100,7 @@ def theme(notebook: Notebook, request: pytest.FixtureRequest) -> Iterator[str]:
 
 def test_the_board_and_the_menu_pass_an_accessibility_audit(notebook: Notebook, theme: str) -> None:
     nb = notebook
-    fresh_game(nb)
+    fresh_game(nb, seed=27)  # a shipped deal: the status bar says its band
     nb.kernel.run("widget.deal(); widget.deal()")  # covered cards, runs
     expect(nb.stat("moves")).to_have_text("2")
     problems = audit(nb, f"the board ({theme})")
@@ -109,6 +109,11 @@ def test_the_board_and_the_menu_pass_an_accessibility_audit(notebook: Notebook, 
     nb.page.keyboard.press("Enter")  # a card held: pressed, and the targets lit
     expect(card).to_have_attribute("aria-pressed", "true")
     problems += audit(nb, f"a card held ({theme})")
+    nb.page.keyboard.press("Escape")
+    nb.widget.locator('[data-role="deal-about"]').click()  # the deal's why, open
+    expect(nb.widget.locator('[data-role="deal-why"]')).to_be_visible()
+    problems += audit(nb, f"the deal's why ({theme})")
+    nb.screenshot(f"audit-deal-why-{theme}.png")
     nb.page.keyboard.press("Escape")
     more = nb.widget.locator('button[data-action="more"]')
     more.click()

@@ -61,3 +61,32 @@ def test_choosing_hard_deals_a_hard_deal_and_says_so(notebook: Notebook) -> None
         if nb.widget.locator(".mw-menu").is_visible():
             nb.widget.locator('button[data-action="more"]').click()  # leave the menu closed
         fresh_game(nb)
+
+
+def test_why_a_deal_is_in_its_band_opens_from_the_keyboard(notebook: Notebook) -> None:
+    """The band's why was a tooltip alone: out of reach of a keyboard, a touch or a screen
+    reader. Its words open below the status bar from the deal's own button."""
+    nb = notebook
+    nb.kernel.run("from milligan_widget.studies.difficulty import deal_info")
+    fresh_game(nb, seed=27)
+    about = nb.widget.locator('[data-role="deal-about"]')
+    why = nb.widget.locator('[data-role="deal-why"]')
+    title = nb.kernel.eval("widget.view['deal']['title']")
+    assert title.startswith(nb.kernel.eval("deal_info('classic', 27).band").title())
+    expect(why).to_be_hidden()
+    nb.widget.locator('[data-role="game-name"]').focus()
+    nb.page.keyboard.press("Tab")  # the next stop after the deal's name
+    expect(about).to_be_focused()
+    expect(about).to_have_accessible_description(title)  # read out on focus
+    nb.page.keyboard.press("Enter")
+    expect(why).to_be_visible()
+    expect(why).to_have_text(title)
+    expect(about).to_have_attribute("aria-expanded", "true")
+    nb.screenshot("deal-why.png")
+    nb.page.keyboard.press("Escape")
+    expect(why).to_be_hidden()
+    expect(about).to_have_attribute("aria-expanded", "false")
+    about.click()  # a click (or a tap) opens it too, and a second one closes it
+    expect(why).to_have_text(title)
+    about.click()
+    expect(why).to_be_hidden()
