@@ -122,15 +122,14 @@ def replayed(path: Path, rules: str) -> Iterator[tuple[int, bool, int, Game]]:
     """Every position of the games of ``rules`` kept in ``path`` (a ``-games.csv``), before
     each move: (deal, won, ply, the game there). The game is one object per game, played on
     after each yield: copy it to keep it."""
-    with path.open(newline="") as handle:
-        for row in csv.DictReader(handle):
-            if row["rules"] != rules:
-                continue
-            deal, won = int(row["deal"]), row["won"] == "1"
-            game = Game.new(deal, rules)
-            for ply, move in enumerate(row["moves"].split()):
-                yield deal, won, ply, game
-                game.play(move)
+    for row in results_file.rows(path):
+        if row["rules"] != rules:
+            continue
+        deal, won = int(row["deal"]), row["won"] == "1"
+        game = Game.new(deal, rules)
+        for ply, move in enumerate(row["moves"].split()):
+            yield deal, won, ply, game
+            game.play(move)
 
 
 def refresh(path: Path, rules: str) -> int:
@@ -139,12 +138,9 @@ def refresh(path: Path, rules: str) -> int:
     columns and the outcome stay. The file is replaced whole once all is measured (a killed
     run leaves it as it was). Returns the rows measured; a row whose game was not kept is
     left as it is (a column it never had stays empty)."""
-    with path.open(newline="") as handle:
-        rows = list(csv.DictReader(handle))
-    games = path.with_name(path.stem + "-games.csv")
-    with games.open(newline="") as handle:
-        moves = {(r["rules"], r["deal"], r["player_seed"]): r["moves"].split()
-                 for r in csv.DictReader(handle)}  # fmt: skip
+    rows: list[dict[str, Any]] = list(results_file.rows(path))
+    kept = results_file.rows(path.with_name(path.stem + "-games.csv"))
+    moves = {(r["rules"], r["deal"], r["player_seed"]): r["moves"].split() for r in kept}
     measured, games = 0, dict[tuple[str, str, str], Game]()  # each game played on once
     for row in rows:
         key = (row["rules"], row["deal"], row["player_seed"])
@@ -160,7 +156,7 @@ def refresh(path: Path, rules: str) -> int:
         measured += 1
     fresh = path.with_name(path.name + ".part")
     with fresh.open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, FIELDS)
+        writer = csv.DictWriter(handle, FIELDS, lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
     os.replace(fresh, path)

@@ -18,13 +18,14 @@ deals (discordant deals: only one of the two players won).
 from __future__ import annotations
 
 import argparse
-import csv
 import statistics
 import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+
+import results_file  # noqa: E402
 
 from benchmarks.planner_compare import mcnemar  # noqa: E402
 from milligan_widget.engine.interval import wilson  # noqa: E402
@@ -44,12 +45,11 @@ def read_run(path: Path, rules: str) -> Run:
     {4: (1, None)}
     """
     run: Run = {}
-    with path.open() as f:
-        for row in csv.DictReader(f):
-            if row["rules"] != rules or row.get("won", "") == "":
-                continue
-            seconds = float(row["seconds"]) if row.get("seconds") else None
-            run[int(row["deal"])] = (int(row["won"]), seconds)
+    for row in results_file.rows(path):
+        if row["rules"] != rules or row.get("won", "") == "":
+            continue
+        seconds = float(row["seconds"]) if row.get("seconds") else None
+        run[int(row["deal"])] = (int(row["won"]), seconds)
     return run
 
 
