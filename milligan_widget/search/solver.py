@@ -54,6 +54,7 @@ import math
 import sys
 import time
 from collections.abc import Callable, Generator, Iterable, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypedDict
 
@@ -75,6 +76,8 @@ from milligan_widget.engine.deadlock import explain
 from milligan_widget.engine.game import Game
 from milligan_widget.engine.moves import Move
 from milligan_widget.engine.position import SearchKey
+
+from .helper import Helper, HelperGone, borrow, stop_asked
 
 if TYPE_CHECKING:
     from milligan_widget.core.interface import Lost
@@ -102,6 +105,7 @@ class SolveStats(TypedDict, total=False):
     runs: int  # runs in the portfolio
     decided_by: int | None  # the run that decided, by its place in the portfolio
     raw_length: int  # the winning line's length before it was shortened
+    workers: int  # processes that searched: 2 where the helper took part
 
 
 @dataclass(frozen=True)
@@ -142,6 +146,14 @@ PORTFOLIO = (
     _Style(256, deal_score=5),
     _Style(1024, shuffle=1),
 )
+#: With ``workers=2`` the beam runs in the helper process (:mod:`.helper`), the other styles
+#: here: each side gets the whole budget. (On Millie positions after 40 greedy moves the beam
+#: finds the late wins and depth first the late proofs: apart, each gets about twice the
+#: positions it gets in turns; see docs/win-rates.md.)
+HELPER_STYLES = (1,)
+#: Seconds a two-core solve waits for the helper past its own deadline before it gives up on
+#: it (and ends the helper: a fresh one starts for the next solve).
+HELPER_GRACE = 2.0
 
 
 class _Clock:
@@ -484,6 +496,7 @@ def solve(
     progress: Callable[[int, float], None] | None = None,
     backend: str | None = None,
     shorten_line: bool = True,
+    workers: int = 1,
 ) -> SolveResult:
     """Decide whether ``game`` can still be won from its current position.
 
@@ -498,26 +511,107 @@ def solve(
     ("c" or "python", default :data:`backend`); both search alike, move for move. With
     ``shorten_line=False`` a winning line is returned as found, not shortened (about 10 ms
     saved on a classic deal: for callers that want the verdict, like :mod:`.analysis`).
+
+    ``workers=2`` uses a second core: the beam searches in a helper process
+    (:mod:`.helper`) while the other runs search here, each with the whole budget (so
+    ``node_limit`` positions each, and ``result.nodes`` counts both), and the first to
+    decide stops the other. The verdict is as repeatable as the node limit makes it (decided
+    where either side decides within it); which winning line comes back may vary. Where no
+    helper can run (Pyodide, or another solve is using it), the solve runs on one core.
     """
     if not time_limit >= 0:  # NaN too
         raise ValueError(f"time_limit must be a number of seconds >= 0, not {time_limit!r}")
+    if workers not in (1, 2):
+        raise ValueError(f"workers must be 1 or 2 (processes), not {workers!r}")
     clock = _Clock(time_limit, node_limit, stop, progress)
-    status, search, runs = _take_turns(game, clock, PORTFOLIO, backend)
-    path = search.path if search is not None else []
+    outcome = _outcome(game, clock, backend, workers)
     searched = time.perf_counter() - clock.start
-    if status != WINNABLE:
-        moves: tuple[Move, ...] = ()
-    else:
-        moves = tuple(shorten(game, path) if shorten_line else path)
+    moves: tuple[Move, ...] = ()
+    if outcome.status == WINNABLE:
+        moves = tuple(shorten(game, outcome.path) if shorten_line else outcome.path)
+    seconds = time.perf_counter() - clock.start
+    return SolveResult(outcome.status, moves, outcome.nodes, seconds, outcome.stats, searched)
+
+
+@dataclass
+class _Outcome:
+    """What one process's runs found: the status, the winning line, how, and the positions
+    expanded."""
+
+    status: str
+    path: list[Move]
+    stats: SolveStats
+    nodes: int
+
+
+def _outcome(game: Game, clock: _Clock, backend: str | None, workers: int) -> _Outcome:
+    if workers == 2:
+        with borrow() as helper:
+            if helper is not None:
+                return _on_two_cores(game, clock, helper, backend)
+    return _search(game, clock, range(len(PORTFOLIO)), backend)
+
+
+def _search(
+    game: Game, clock: _Clock, styles: Sequence[int], backend: str | None
+) -> _Outcome:
+    """The runs of the :data:`PORTFOLIO` styles at ``styles`` taking turns on ``clock``."""
+    status, search, runs = _take_turns(game, clock, [PORTFOLIO[i] for i in styles], backend)
     stats: SolveStats = {
         "rounds": sum(run.rounds for run in runs),
         "endgames": sum(run.endgames for run in runs),
         "runs": len(runs),
-        "decided_by": runs.index(search) if search is not None else None,
-        "raw_length": len(path),
+        "decided_by": styles[runs.index(search)] if search is not None else None,
+        "raw_length": len(search.path) if search is not None else 0,
+        "workers": 1,
     }
-    seconds = time.perf_counter() - clock.start
-    return SolveResult(status, moves, clock.nodes, seconds, stats, searched)
+    return _Outcome(status, search.path if search is not None else [], stats, clock.nodes)
+
+
+def _in_helper(
+    game: Game, styles: Sequence[int], deadline: float, node_limit: float, backend: str | None
+) -> _Outcome:
+    """The helper's side of a two-core solve (run in the helper process): ``deadline`` is
+    in :func:`time.time`'s seconds, so a helper that started late gets what is left."""
+    clock = _Clock(max(0.0, deadline - time.time()), node_limit, stop_asked)
+    return _search(game, clock, styles, backend)
+
+
+def _on_two_cores(game: Game, clock: _Clock, helper: Helper, backend: str | None) -> _Outcome:
+    """The beam in the helper, the other runs here; the first verdict stops the other side."""
+    deadline = time.time() + (clock.deadline - time.perf_counter())
+    there = helper.call(_in_helper, game, HELPER_STYLES, deadline, clock.node_limit, backend)
+    asked = clock.stop
+    clock.stop = lambda: (asked is not None and asked()) or _decided(there)
+    mine = [i for i in range(len(PORTFOLIO)) if i not in HELPER_STYLES]
+    here = _search(game, clock, mine, backend)
+    clock.stop = asked
+    if here.status != UNKNOWN or (asked is not None and asked()):
+        helper.stop()
+    other = _answer(there, helper, clock.deadline)
+    best = here if here.status != UNKNOWN or other is None or other.status == UNKNOWN else other
+    stats: SolveStats = {**best.stats, "workers": 2 if other is not None else 1}
+    if other is not None:
+        for name in ("rounds", "endgames", "runs"):
+            stats[name] = here.stats[name] + other.stats[name]
+    return _Outcome(best.status, best.path, stats, here.nodes + (other.nodes if other else 0))
+
+
+def _decided(pending: Future[_Outcome]) -> bool:
+    return pending.done() and pending.exception() is None and pending.result().status != UNKNOWN
+
+
+def _answer(pending: Future[_Outcome], helper: Helper, deadline: float) -> _Outcome | None:
+    """The helper's outcome, or None where it died or did not answer in time (it is then
+    ended, and the next solve starts a fresh one)."""
+    wait = deadline - time.perf_counter() + HELPER_GRACE if math.isfinite(deadline) else None
+    try:
+        return pending.result(timeout=None if wait is None else max(HELPER_GRACE, wait))
+    except HelperGone:
+        return None
+    except TimeoutError:
+        helper.process.kill()
+        return None
 
 
 def _take_turns(

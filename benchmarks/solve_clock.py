@@ -1,0 +1,100 @@
+"""The thoughtful solver on the clock, on one core and on two (issue 33: ``solve(game, 2.0)``
+decides >= 95% of classic and >= 90% of Millie positions after 40 greedy moves).
+
+The positions are :mod:`decided`'s (greedy plays 40 moves on deals spread over 1..1500,
+shifted by each ``--offsets``); each is solved with ``--seconds`` of wall clock by
+``solve(..., workers=W)`` for each W of ``--workers``, the two side by side (in turns, the
+order swapped from one position to the next), so that a load on the machine falls on both.
+Seconds are wall clock: run it on an idle machine (a second process beside it takes the
+second core away from ``workers=2``).
+
+Run:  python benchmarks/solve_clock.py [--rules millie] [--offsets 0,7,19,29] [--seconds 2]
+          [--workers 1,2] [--out benchmarks/results/solve-clock-millie.csv]
+
+Rows are appended as positions finish, so a second run resumes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from decided import after_greedy, spread_deals  # noqa: E402
+from results_file import appending, rows  # noqa: E402
+
+from benchmarks.planner_compare import mcnemar  # noqa: E402
+from milligan_widget.engine.interval import wilson  # noqa: E402
+from milligan_widget.search import helper  # noqa: E402
+from milligan_widget.search.solver import UNKNOWN, solve  # noqa: E402
+
+FIELDS = ["rules", "deal", "workers", "status", "nodes", "seconds", "time_limit"]
+
+
+def measure(rules: str, deal: int, workers: list[int], seconds: float) -> list[dict[str, object]]:
+    """One position solved once per number of workers, the order swapped by the deal."""
+    game = after_greedy(deal, rules)
+    order = workers if deal % 2 else workers[::-1]
+    out = []
+    for count in order:
+        result = solve(game, seconds, workers=count, shorten_line=False)
+        out.append({"rules": rules, "deal": deal, "workers": count, "status": result.status,
+                    "nodes": result.nodes, "seconds": round(result.seconds, 3),
+                    "time_limit": seconds})  # fmt: skip
+    return out
+
+
+def report(done: list[dict[str, str]], rules: str, workers: list[int]) -> None:
+    """Each number of workers' decided share, and the pairs where they differ."""
+    decided: dict[str, dict[int, bool]] = {}
+    for row in done:
+        if row["rules"] == rules:
+            decided.setdefault(row["workers"], {})[int(row["deal"])] = row["status"] != UNKNOWN
+    deals = sorted(set.intersection(*(set(decided.get(str(w), {})) for w in workers)))
+    if not deals:
+        return
+    print(f"{rules}: {len(deals)} positions after 40 greedy moves, wall clock")
+    for count in workers:
+        won = sum(decided[str(count)][d] for d in deals)
+        low, high = wilson(won, len(deals))
+        print(f"  workers={count}: decided {won}/{len(deals)} = {won / len(deals):.1%} "
+              f"({low:.1%}-{high:.1%})")  # fmt: skip
+    if len(workers) == 2:
+        a, b = (decided[str(w)] for w in workers)
+        only_a = sum(a[d] and not b[d] for d in deals)
+        only_b = sum(b[d] and not a[d] for d in deals)
+        print(f"  only workers={workers[0]}: {only_a}, only workers={workers[1]}: {only_b}, "
+              f"McNemar p = {mcnemar(only_a, only_b):.2g}")  # fmt: skip
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rules", default="millie")
+    parser.add_argument("--deals", type=int, default=40, help="deals per set (spread)")
+    parser.add_argument("--offsets", default="0", help="the sets: shifts of the deal numbers")
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--workers", default="1,2")
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args(argv)
+    workers = [int(w) for w in args.workers.split(",")]
+    out = args.out or REPO / f"benchmarks/results/solve-clock-{args.rules}.csv"
+    done = rows(out)
+    seen = {(r["rules"], int(r["deal"]), r["time_limit"]) for r in done}
+    helper.warm_up()  # its start is not a solve's time
+    with appending(out, FIELDS) as add:
+        for offset in (int(o) for o in args.offsets.split(",")):
+            for deal in (d + offset for d in spread_deals(args.deals)):
+                if (args.rules, deal, str(args.seconds)) in seen:
+                    continue
+                new = measure(args.rules, deal, workers, args.seconds)
+                add(*new)
+                done.extend({k: str(v) for k, v in row.items()} for row in new)
+    report([r for r in done if float(r["time_limit"]) == args.seconds], args.rules, workers)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
