@@ -6,7 +6,7 @@ shifted by each ``--offsets``); each is solved with ``--seconds`` of wall clock 
 ``solve(..., workers=W)`` for each W of ``--workers``, the two side by side (in turns, the
 order swapped from one position to the next), so that a load on the machine falls on both.
 Seconds are wall clock: run it on an idle machine (a second process beside it takes the
-second core away from ``workers=2``).
+second core away from ``workers=2``, whose second thread searches beside the first).
 
 Run:  python benchmarks/solve_clock.py [--rules millie] [--offsets 0,7,19,29] [--seconds 2]
           [--workers 1,2] [--out benchmarks/results/solve-clock-millie.csv]
@@ -28,7 +28,6 @@ from results_file import appending, rows  # noqa: E402
 
 from benchmarks.planner_compare import mcnemar  # noqa: E402
 from milligan_widget.engine.interval import wilson  # noqa: E402
-from milligan_widget.search import helper  # noqa: E402
 from milligan_widget.search.solver import UNKNOWN, solve  # noqa: E402
 
 FIELDS = ["rules", "deal", "workers", "status", "nodes", "seconds", "time_limit"]
@@ -83,7 +82,6 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out or REPO / f"benchmarks/results/solve-clock-{args.rules}.csv"
     done = rows(out)
     seen = {(r["rules"], int(r["deal"]), r["time_limit"]) for r in done}
-    helper.warm_up()  # its start is not a solve's time
     with appending(out, FIELDS) as add:
         for offset in (int(o) for o in args.offsets.split(",")):
             for deal in (d + offset for d in spread_deals(args.deals)):

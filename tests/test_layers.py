@@ -33,7 +33,6 @@ LAYERS = [
     ["core.python", "core.compiled"],
     ["core"],
     # search/: what sees the whole deal
-    ["search.helper"],  # a second process for a solve on two cores
     ["search.solver", "search.greedy"],
     ["search"],
     # analysis/: what a player may know

@@ -52,9 +52,9 @@ from __future__ import annotations
 import heapq
 import math
 import sys
+import threading
 import time
 from collections.abc import Callable, Generator, Iterable, Sequence
-from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypedDict
 
@@ -76,8 +76,6 @@ from milligan_widget.engine.deadlock import explain
 from milligan_widget.engine.game import Game
 from milligan_widget.engine.moves import Move
 from milligan_widget.engine.position import SearchKey
-
-from .helper import Helper, HelperGone, borrow, stop_asked
 
 if TYPE_CHECKING:
     from milligan_widget.core.interface import Lost
@@ -105,7 +103,7 @@ class SolveStats(TypedDict, total=False):
     runs: int  # runs in the portfolio
     decided_by: int | None  # the run that decided, by its place in the portfolio
     raw_length: int  # the winning line's length before it was shortened
-    workers: int  # processes that searched: 2 where the helper took part
+    workers: int  # threads that searched: 2 where a second core took part
 
 
 @dataclass(frozen=True)
@@ -146,14 +144,11 @@ PORTFOLIO = (
     _Style(256, deal_score=5),
     _Style(1024, shuffle=1),
 )
-#: With ``workers=2`` the beam runs in the helper process (:mod:`.helper`), the other styles
-#: here: each side gets the whole budget. (On Millie positions after 40 greedy moves the beam
+#: With ``workers=2`` the beam searches in a second thread, the other styles in the caller's:
+#: each side gets the whole budget. (On Millie positions after 40 greedy moves the beam
 #: finds the late wins and depth first the late proofs: apart, each gets about twice the
 #: positions it gets in turns; see docs/win-rates.md.)
-HELPER_STYLES = (1,)
-#: Seconds a two-core solve waits for the helper past its own deadline before it gives up on
-#: it (and ends the helper: a fresh one starts for the next solve).
-HELPER_GRACE = 2.0
+SECOND_THREAD_STYLES = (1,)
 
 
 class _Clock:
@@ -512,12 +507,13 @@ def solve(
     ``shorten_line=False`` a winning line is returned as found, not shortened (about 10 ms
     saved on a classic deal: for callers that want the verdict, like :mod:`.analysis`).
 
-    ``workers=2`` uses a second core: the beam searches in a helper process
-    (:mod:`.helper`) while the other runs search here, each with the whole budget (so
-    ``node_limit`` positions each, and ``result.nodes`` counts both), and the first to
-    decide stops the other. The verdict is as repeatable as the node limit makes it (decided
-    where either side decides within it); which winning line comes back may vary. Where no
-    helper can run (Pyodide, or another solve is using it), the solve runs on one core.
+    ``workers=2`` uses a second core: the beam searches in a second thread while the other
+    runs search in this one, each with the whole budget (so ``node_limit`` positions each,
+    and ``result.nodes`` counts both), and the first to decide stops the other. The compiled
+    core lets go of the GIL while it searches, so the two run at once. The verdict is as
+    repeatable as the node limit makes it (decided where either side decides within it);
+    which winning line comes back may vary. Where no thread can start (Pyodide) or the
+    pure-Python core runs (it holds the GIL), the solve runs on one core.
     """
     if not time_limit >= 0:  # NaN too
         raise ValueError(f"time_limit must be a number of seconds >= 0, not {time_limit!r}")
@@ -545,10 +541,8 @@ class _Outcome:
 
 
 def _outcome(game: Game, clock: _Clock, backend: str | None, workers: int) -> _Outcome:
-    if workers == 2:
-        with borrow() as helper:
-            if helper is not None:
-                return _on_two_cores(game, clock, helper, backend)
+    if workers == 2 and (backend or globals()["backend"]) == "c":
+        return _on_two_cores(game, clock, backend)
     return _search(game, clock, range(len(PORTFOLIO)), backend)
 
 
@@ -568,50 +562,58 @@ def _search(
     return _Outcome(status, search.path if search is not None else [], stats, clock.nodes)
 
 
-def _in_helper(
-    game: Game, styles: Sequence[int], deadline: float, node_limit: float, backend: str | None
-) -> _Outcome:
-    """The helper's side of a two-core solve (run in the helper process): ``deadline`` is
-    in :func:`time.time`'s seconds, so a helper that started late gets what is left."""
-    clock = _Clock(max(0.0, deadline - time.time()), node_limit, stop_asked)
-    return _search(game, clock, styles, backend)
-
-
-def _on_two_cores(game: Game, clock: _Clock, helper: Helper, backend: str | None) -> _Outcome:
-    """The beam in the helper, the other runs here; the first verdict stops the other side."""
-    deadline = time.time() + (clock.deadline - time.perf_counter())
-    there = helper.call(_in_helper, game, HELPER_STYLES, deadline, clock.node_limit, backend)
+def _on_two_cores(game: Game, clock: _Clock, backend: str | None) -> _Outcome:
+    """The beam in a second thread, the other runs in this one, each on a clock of its own
+    (the same deadline and node limit); the first verdict stops the other side, and a side
+    that runs out of budget leaves the other to finish its own."""
+    decided = threading.Event()
     asked = clock.stop
-    clock.stop = lambda: (asked is not None and asked()) or _decided(there)
-    mine = [i for i in range(len(PORTFOLIO)) if i not in HELPER_STYLES]
-    here = _search(game, clock, mine, backend)
-    clock.stop = asked
-    if here.status != UNKNOWN or (asked is not None and asked()):
-        helper.stop()
-    other = _answer(there, helper, clock.deadline)
-    best = here if here.status != UNKNOWN or other is None or other.status == UNKNOWN else other
-    stats: SolveStats = {**best.stats, "workers": 2 if other is not None else 1}
-    if other is not None:
-        for name in ("rounds", "endgames", "runs"):
-            stats[name] = here.stats[name] + other.stats[name]
-    return _Outcome(best.status, best.path, stats, here.nodes + (other.nodes if other else 0))
 
+    def stop() -> bool:
+        return decided.is_set() or (asked is not None and asked())
 
-def _decided(pending: Future[_Outcome]) -> bool:
-    return pending.done() and pending.exception() is None and pending.result().status != UNKNOWN
+    there = _Clock(math.inf, clock.node_limit, stop)
+    there.start, there.deadline = clock.start, clock.deadline
+    found: list[_Outcome] = []
+    failed: list[BaseException] = []
 
+    def search(on: _Clock, styles: Sequence[int]) -> None:
+        try:
+            outcome = _search(game, on, styles, backend)
+        except BaseException as error:  # the caller raises it
+            failed.append(error)
+            outcome = _Outcome(UNKNOWN, [], SolveStats(), on.nodes)
+        if outcome.status != UNKNOWN or failed:
+            decided.set()
+        found.append(outcome)
 
-def _answer(pending: Future[_Outcome], helper: Helper, deadline: float) -> _Outcome | None:
-    """The helper's outcome, or None where it died or did not answer in time (it is then
-    ended, and the next solve starts a fresh one)."""
-    wait = deadline - time.perf_counter() + HELPER_GRACE if math.isfinite(deadline) else None
+    helper = threading.Thread(target=search, args=(there, SECOND_THREAD_STYLES), daemon=True)
     try:
-        return pending.result(timeout=None if wait is None else max(HELPER_GRACE, wait))
-    except HelperGone:
-        return None
-    except TimeoutError:
-        helper.process.kill()
-        return None
+        helper.start()
+    except RuntimeError:  # no threads here (Pyodide)
+        return _search(game, clock, range(len(PORTFOLIO)), backend)
+    clock.stop = stop
+    try:
+        search(clock, [i for i in range(len(PORTFOLIO)) if i not in SECOND_THREAD_STYLES])
+    finally:
+        helper.join()
+        clock.stop = asked
+    if failed:
+        raise failed[0]
+    return _joined(found)
+
+
+def _joined(found: list[_Outcome]) -> _Outcome:
+    """The two sides' outcomes as one: the first verdict found, the work of both."""
+    best = next((outcome for outcome in found if outcome.status != UNKNOWN), found[0])
+    stats: SolveStats = {
+        **best.stats,
+        "rounds": sum(outcome.stats["rounds"] for outcome in found),
+        "endgames": sum(outcome.stats["endgames"] for outcome in found),
+        "runs": sum(outcome.stats["runs"] for outcome in found),
+        "workers": len(found),
+    }
+    return _Outcome(best.status, best.path, stats, sum(outcome.nodes for outcome in found))
 
 
 def _take_turns(
