@@ -6,10 +6,12 @@ shifted by each ``--offsets``); each is solved with ``--seconds`` of wall clock 
 ``solve(..., workers=W)`` for each W of ``--workers``, the two side by side (in turns, the
 order swapped from one position to the next), so that a load on the machine falls on both.
 Seconds are wall clock: run it on an idle machine (a second process beside it takes the
-second core away from ``workers=2``, whose second thread searches beside the first).
+second core away from ``workers=2``, whose second thread searches beside the first). With
+``--nodes N`` the solves have no clock but N positions (a side): a figure any machine
+repeats, as each side searches alike whatever its budget.
 
 Run:  python benchmarks/solve_clock.py [--rules millie] [--offsets 0,7,19,29] [--seconds 2]
-          [--workers 1,2] [--out benchmarks/results/solve-clock-millie.csv]
+          [--nodes N] [--workers 1,2] [--out benchmarks/results/solve-clock-millie.csv]
 
 Rows are appended as positions finish, so a second run resumes.
 """
@@ -17,6 +19,7 @@ Rows are appended as positions finish, so a second run resumes.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 
@@ -30,19 +33,21 @@ from benchmarks.planner_compare import mcnemar  # noqa: E402
 from milligan_widget.engine.interval import wilson  # noqa: E402
 from milligan_widget.search.solver import UNKNOWN, solve  # noqa: E402
 
-FIELDS = ["rules", "deal", "workers", "status", "nodes", "seconds", "time_limit"]
+FIELDS = ["rules", "deal", "workers", "status", "nodes", "seconds", "time_limit", "node_limit"]
 
 
-def measure(rules: str, deal: int, workers: list[int], seconds: float) -> list[dict[str, object]]:
+def measure(
+    rules: str, deal: int, workers: list[int], seconds: float, nodes: int | None
+) -> list[dict[str, object]]:
     """One position solved once per number of workers, the order swapped by the deal."""
     game = after_greedy(deal, rules)
     order = workers if deal % 2 else workers[::-1]
     out = []
     for count in order:
-        result = solve(game, seconds, workers=count, shorten_line=False)
+        result = solve(game, seconds, nodes, workers=count, shorten_line=False)
         out.append({"rules": rules, "deal": deal, "workers": count, "status": result.status,
                     "nodes": result.nodes, "seconds": round(result.seconds, 3),
-                    "time_limit": seconds})  # fmt: skip
+                    "time_limit": seconds, "node_limit": nodes or ""})  # fmt: skip
     return out
 
 
@@ -55,7 +60,9 @@ def report(done: list[dict[str, str]], rules: str, workers: list[int]) -> None:
     deals = sorted(set.intersection(*(set(decided.get(str(w), {})) for w in workers)))
     if not deals:
         return
-    print(f"{rules}: {len(deals)} positions after 40 greedy moves, wall clock")
+    budget = f"{int(done[0]['node_limit']):,} positions a side" if done[0]["node_limit"] else (
+        f"{done[0]['time_limit']} s of wall clock")
+    print(f"{rules}: {len(deals)} positions after 40 greedy moves, {budget}")
     for count in workers:
         won = sum(decided[str(count)][d] for d in deals)
         low, high = wilson(won, len(deals))
@@ -75,22 +82,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=40, help="deals per set (spread)")
     parser.add_argument("--offsets", default="0", help="the sets: shifts of the deal numbers")
     parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--nodes", type=int, help="no clock: so many positions a side")
     parser.add_argument("--workers", default="1,2")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
     workers = [int(w) for w in args.workers.split(",")]
-    out = args.out or REPO / f"benchmarks/results/solve-clock-{args.rules}.csv"
-    done = rows(out)
-    seen = {(r["rules"], int(r["deal"]), r["time_limit"]) for r in done}
+    kind = f"nodes-{args.nodes}" if args.nodes else "clock"
+    out = args.out or REPO / f"benchmarks/results/solve-{kind}-{args.rules}.csv"
+    seconds = math.inf if args.nodes else args.seconds
+    budget = (str(seconds), str(args.nodes or ""))
+    done = [r for r in rows(out) if (r["time_limit"], r["node_limit"]) == budget]
+    seen = {(r["rules"], int(r["deal"])) for r in done}
     with appending(out, FIELDS) as add:
         for offset in (int(o) for o in args.offsets.split(",")):
             for deal in (d + offset for d in spread_deals(args.deals)):
-                if (args.rules, deal, str(args.seconds)) in seen:
+                if (args.rules, deal) in seen:
                     continue
-                new = measure(args.rules, deal, workers, args.seconds)
+                new = measure(args.rules, deal, workers, seconds, args.nodes)
                 add(*new)
                 done.extend({k: str(v) for k, v in row.items()} for row in new)
-    report([r for r in done if float(r["time_limit"]) == args.seconds], args.rules, workers)
+    report(done, args.rules, workers)
     return 0
 
 

@@ -1,0 +1,27 @@
+"""benchmarks/solve_clock.py: one position solved with one and two workers side by side, the
+rows kept and resumed, and the shares read from them."""
+
+from __future__ import annotations
+
+from tests.benchmark_scripts import load
+
+solve_clock = load("solve_clock")
+results_file = load("results_file")
+
+
+def test_a_node_budget_run_keeps_both_workers_rows_resumes_and_reports(tmp_path, capsys):
+    out = tmp_path / "nodes.csv"
+    # Millie deal 112 after 40 greedy moves: the beam alone wins it within 20,000 positions
+    argv = ["--rules", "millie", "--deals", "1", "--offsets", "111", "--nodes", "20000",
+            "--out", str(out)]  # fmt: skip
+    assert solve_clock.main(argv) == 0
+    rows = results_file.rows(out)
+    assert [(r["deal"], r["workers"], r["status"]) for r in rows] == [
+        ("112", "2", "winnable"), ("112", "1", "unknown")]  # an even deal: two workers first
+    assert {r["node_limit"] for r in rows} == {"20000"} and {r["time_limit"] for r in rows} == {"inf"}
+    printed = capsys.readouterr().out
+    assert "1 positions after 40 greedy moves, 20,000 positions a side" in printed
+    assert "workers=1: decided 0/1" in printed and "workers=2: decided 1/1" in printed
+    assert "only workers=1: 0, only workers=2: 1" in printed
+    solve_clock.main(argv)  # done already: nothing is solved again
+    assert results_file.rows(out) == rows
