@@ -518,7 +518,7 @@ def solve(
     if not time_limit >= 0:  # NaN too
         raise ValueError(f"time_limit must be a number of seconds >= 0, not {time_limit!r}")
     if workers not in (1, 2):
-        raise ValueError(f"workers must be 1 or 2 (processes), not {workers!r}")
+        raise ValueError(f"workers must be 1 or 2 (cores), not {workers!r}")
     clock = _Clock(time_limit, node_limit, stop, progress)
     outcome = _outcome(game, clock, backend, workers)
     searched = time.perf_counter() - clock.start
@@ -531,7 +531,7 @@ def solve(
 
 @dataclass
 class _Outcome:
-    """What one process's runs found: the status, the winning line, how, and the positions
+    """What one side's runs found: the status, the winning line, how, and the positions
     expanded."""
 
     status: str
@@ -541,7 +541,7 @@ class _Outcome:
 
 
 def _outcome(game: Game, clock: _Clock, backend: str | None, workers: int) -> _Outcome:
-    if workers == 2 and (backend or globals()["backend"]) == "c":
+    if workers == 2 and (BACKEND if backend is None else backend) == "c":
         return _on_two_cores(game, clock, backend)
     return _search(game, clock, range(len(PORTFOLIO)), backend)
 
