@@ -240,7 +240,7 @@ export class Controls {
     this.buttons.get("more")!.setAttribute("aria-expanded", String(open));
   }
 
-  /** Esc closes the menu and the Rules panel; true if one was open. */
+  /** Esc closes the menu, the Rules panel and the deal's why; true if one was open. */
   closePopups(): boolean {
     const open = !this.menu.hidden || !this.rulesPanel.hidden || !this.dealWhy.hidden;
     this.toggleMenu(false);
