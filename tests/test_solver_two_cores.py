@@ -7,21 +7,12 @@ import threading
 
 import pytest
 
-from milligan_widget import Game, Move
+from milligan_widget import Game
 from milligan_widget.search import solver
-from milligan_widget.search.greedy import greedy
 from milligan_widget.search.solver import UNKNOWN, UNWINNABLE, WINNABLE, solve
+from tests.benchmark_scripts import load
 
-
-def after_greedy(deal: int, rules: str, moves: int = 40) -> Game:
-    game = Game.new(deal, rules)
-    for _ in range(moves):
-        move = greedy(game) or (Move.deal() if game.can_deal else None)
-        if move is None:
-            break
-        game.play(move)
-    return game
-
+after_greedy = load("decided").after_greedy  # the positions benchmarks/decided.py measures
 
 # Millie deal 112 after 40 greedy moves: the beam alone wins it within 20,000 positions, the
 # five runs taking turns need about 28,000 between them.

@@ -572,8 +572,7 @@ def _on_two_cores(game: Game, clock: _Clock, backend: str | None) -> _Outcome:
     def stop() -> bool:
         return decided.is_set() or (asked is not None and asked())
 
-    there = _Clock(math.inf, clock.node_limit, stop)
-    there.start, there.deadline = clock.start, clock.deadline
+    there = _Clock(clock.deadline - time.perf_counter(), clock.node_limit, stop)
     found: list[_Outcome] = []
     failed: list[BaseException] = []
 
