@@ -1,7 +1,8 @@
 """How well a chance fitted on the visible position says how honest play ends (issue 32).
 
-    python benchmarks/calibration.py [--rules classic] [--data CSV] [--folds 5]
+    python benchmarks/calibration.py [--rules classic] [--data CSV ...] [--folds 5]
                                      [--picture docs/calibration-classic.png]
+                                     [--held-out CSV ...] [--first-inputs] [--write-model]
 
 Reads the rows ``benchmarks/calibration_data.py`` wrote (positions of the honest player's
 games on deals 1..1500, what a player sees there, and how the game ended) and fits a small
@@ -18,7 +19,9 @@ only, so no position is judged by a model that saw its deal. It prints:
   same deals (Wilson interval);
 - the sampler's figure alone (wins of decided samples), for comparison.
 
-With ``--picture`` it also draws the reliability diagram (matplotlib).
+With ``--picture`` it also draws the reliability diagram (matplotlib). Several ``--data``
+files (the same deals played with several seeds) are fitted as one: a deal's games, whatever
+their seed, fall in one group, so cross-fitting never sees another seed's game of the deal.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import argparse
 import csv
 import json
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -94,14 +98,18 @@ def hidden(row: dict[str, str]) -> bool:
     return int(row["stock_left"]) > 0 or int(row["face_down"]) > 0
 
 
-def read(path: Path, rules: str, names: tuple[str, ...] | None = None) -> Data:
-    """The rows of ``rules`` in ``path`` with cards hidden, as the inputs ``names`` (default:
-    every input the rows can give)."""
-    with path.open(newline="") as handle:
-        rows = [r for r in csv.DictReader(handle) if r["rules"] == rules]
+def read(paths: Path | Sequence[Path], rules: str, names: tuple[str, ...] | None = None) -> Data:
+    """The rows of ``rules`` in ``paths`` (one file or several, as one) with cards hidden, as
+    the inputs ``names`` (default: every input the rows can give)."""
+    paths = [paths] if isinstance(paths, Path) else list(paths)
+    rows = []
+    for path in paths:
+        with path.open(newline="") as handle:
+            rows += [r for r in csv.DictReader(handle) if r["rules"] == rules]
     rows = [r for r in rows if int(r["deal"]) in FIT_DEALS and hidden(r)]
     if not rows:
-        raise SystemExit(f"no {rules} rows in {path}: run benchmarks/calibration_data.py first")
+        where = ", ".join(str(path) for path in paths)
+        raise SystemExit(f"no {rules} rows in {where}: run benchmarks/calibration_data.py first")
     names = names_in(rows) if names is None else names
     return Data(
         names,
@@ -214,20 +222,23 @@ def report(name: str, pred: np.ndarray, data: Data) -> None:
           f"{wins} of {games} ({wins / games:.3f}, {low:.3f}-{high:.3f})")  # fmt: skip
 
 
-def held_out(data: Data, path: Path, rules: str) -> tuple[Data, np.ndarray, np.ndarray]:
-    """The rows of ``path`` (deals ``data`` does not have), the chance a model fitted on all of
-    ``data`` gives them, and the chance of the model shipped today."""
-    check = read(path, rules, data.names)
+def held_out(
+    data: Data, paths: Path | Sequence[Path], rules: str
+) -> tuple[Data, np.ndarray, np.ndarray]:
+    """The rows of ``paths`` (deals ``data`` does not have), the chance a model fitted on all
+    of ``data`` gives them, and the chance of the model shipped today."""
+    check = read(paths, rules, data.names)
     shared = set(check.deal.tolist()) & set(data.deal.tolist())
     if shared:
-        raise SystemExit(f"{path} has deals the fit has too ({min(shared)}...): not held out")
+        raise SystemExit(f"the held-out rows have deals the fit has too ({min(shared)}...): "
+                         "not held out")  # fmt: skip
     fitted = predict(fit(data.features, data.won), check.features)
-    return check, fitted, model_chances(shipped_models()[rules], path, rules)
+    return check, fitted, model_chances(shipped_models()[rules], paths, rules)
 
 
-def model_chances(model: Model, path: Path, rules: str) -> np.ndarray:
-    """The chance ``model`` gives each row of ``path`` (as :func:`read` keeps them)."""
-    rows = read(path, rules, model.names).features
+def model_chances(model: Model, paths: Path | Sequence[Path], rules: str) -> np.ndarray:
+    """The chance ``model`` gives each row of ``paths`` (as :func:`read` keeps them)."""
+    rows = read(paths, rules, model.names).features
     return np.array([model.chance(dict(zip(model.names, row, strict=True)))[0] for row in rows])
 
 
@@ -258,10 +269,12 @@ def draw(path: Path, curves: dict[str, np.ndarray], data: Data, title: str) -> N
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rules", default="classic")
-    parser.add_argument("--data", type=Path, help="the rows (results/calibration-RULES.csv)")
+    parser.add_argument("--data", type=Path, nargs="+",
+                        help="the rows (results/calibration-RULES.csv); several files are "
+                             "fitted as one (the same deals, other seeds)")  # fmt: skip
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--picture", type=Path, help="write the reliability diagram here (PNG)")
-    parser.add_argument("--held-out", type=Path,
+    parser.add_argument("--held-out", type=Path, nargs="+",
                         help="rows of other deals: judged by the model fitted on every row of "
                              "--data, and by the model shipped today")  # fmt: skip
     parser.add_argument("--first-inputs", action="store_true",
@@ -269,12 +282,12 @@ def main() -> None:
     parser.add_argument("--write-model", action="store_true",
                         help="fit on every row and ship it in milligan_widget/data/")  # fmt: skip
     args = parser.parse_args()
-    path = args.data or REPO / "benchmarks" / "results" / f"calibration-{args.rules}.csv"
+    path = args.data or [REPO / "benchmarks" / "results" / f"calibration-{args.rules}.csv"]
     data = read(path, args.rules, FIRST_NAMES if args.first_inputs else None)
-    deals = len(set(data.deal.tolist()))
+    games, deals = int(data.opening.sum()), len(set(data.deal.tolist()))
     span = f"deals {data.deal.min()}..{data.deal.max()}"
-    print(f"{args.rules}: {len(data.won)} positions of {deals} honest games ({span}), "
-          f"base rate {data.won.mean():.3f}")  # fmt: skip
+    print(f"{args.rules}: {len(data.won)} positions of {games} honest games ({deals} deals, "
+          f"{span}), base rate {data.won.mean():.3f}")  # fmt: skip
     model = cross_fitted(data, args.folds)
     report("the fitted chance", model, data)
     report("the sampler's figure alone", data.sampled, data)
@@ -288,25 +301,23 @@ def main() -> None:
         print(f"  {name:14s} {weight:+.3f}")
     if args.held_out:
         check, fitted, today = held_out(data, args.held_out, args.rules)
-        span = f"deals {check.deal.min()}..{check.deal.max()}"
         print(f"\nheld out: {len(check.won)} positions of {int(check.opening.sum())} games "
-              f"({span}), never fitted on")  # fmt: skip
+              f"(deals {check.deal.min()}..{check.deal.max()}), never fitted on")  # fmt: skip
         report("the chance fitted on every row above", fitted, check)
         if np.allclose(fitted, today):
             print("  (it is the chance shipped today)")
         else:
             report("the chance shipped today", today, check)
     if args.write_model:
-        span = f"deals {data.deal.min()}..{data.deal.max()}"
         planner_name = default_planner(Rules.named(args.rules))
-        basis = (f"{len(data.won)} positions with cards hidden, of {deals} games of the "
+        basis = (f"{len(data.won)} positions with cards hidden, of {games} games of the "
                  f"honest player at its defaults (its {planner_name} planner), counting positions "
                  f"({args.rules}, {span}; benchmarks/calibration.py)")  # fmt: skip
         write_model(data, args.rules, basis)
         print(f"\nthe model for {args.rules} is in {MODELS.relative_to(REPO)}")
     if args.picture:
         curves = {"fitted chance": model, "sampler's figure": data.sampled}
-        title = f"{args.rules}: {len(data.won)} positions, {deals} honest games"
+        title = f"{args.rules}: {len(data.won)} positions, {games} honest games"
         draw(args.picture, curves, data, title)
 
 

@@ -121,3 +121,21 @@ def test_held_out_rows_are_judged_by_a_model_that_never_saw_their_deals(tmp_path
     assert today.min() > 0 and today.max() < 1 and not np.allclose(today, fitted)
     with pytest.raises(SystemExit, match="not held out"):
         calibration.held_out(data, tmp_path / "rows.csv", "classic")
+
+
+def test_several_seeds_files_are_fitted_as_one_and_a_deal_s_games_share_a_fold(tmp_path: Path):
+    write_rows(tmp_path / "seed0.csv")  # deals 1..60
+    with (tmp_path / "seed0.csv").open(newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    with (tmp_path / "seed1.csv").open("w", newline="") as handle:  # the same deals again
+        writer = csv.DictWriter(handle, list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    one = calibration.read(tmp_path / "seed0.csv", "classic")
+    both = calibration.read([tmp_path / "seed0.csv", tmp_path / "seed1.csv"], "classic")
+    assert len(both.won) == 2 * len(one.won) and both.opening.sum() == 2 * one.opening.sum()
+    # each deal's positions, whichever file, are predicted by one model that saw neither
+    out = calibration.cross_fitted(both, folds=5)
+    assert np.array_equal(out[: len(one.won)], out[len(one.won) :])
+    with pytest.raises(SystemExit, match="not held out"):  # any file of the check counts
+        calibration.held_out(one, [tmp_path / "seed0.csv", tmp_path / "seed1.csv"], "classic")
