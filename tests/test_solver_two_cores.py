@@ -51,6 +51,17 @@ def test_stop_cancels_both_sides():
     assert result.nodes <= 2 * 256 + 2
 
 
+def test_progress_counts_the_positions_of_both_sides():
+    reports: list[tuple[int, float]] = []
+    budget = 100_000  # a side; deal 38 needs about a million
+    result = solve(after_greedy(38, "millie"), 600, budget, workers=2,
+                   progress=lambda nodes, seconds: reports.append((nodes, seconds)))  # fmt: skip
+    assert result.status == UNKNOWN and result.nodes > 1.9 * budget
+    counted = [nodes for nodes, _ in reports]
+    assert counted == sorted(counted) and 1.5 * budget < counted[-1] <= result.nodes
+    assert [seconds for _, seconds in reports] == sorted(seconds for _, seconds in reports)
+
+
 def test_without_threads_or_the_compiled_core_it_runs_on_one_core(monkeypatch):
     deal, rules, budget = HARD_FOR_ONE
     game = after_greedy(deal, rules)

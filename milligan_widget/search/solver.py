@@ -508,11 +508,11 @@ def solve(
     saved on a classic deal: for callers that want the verdict, like :mod:`.analysis`).
 
     ``workers=2`` uses a second core: the beam searches in a second thread while the other
-    runs search in this one, each with the whole budget (so ``node_limit`` positions each,
-    and ``result.nodes`` counts both), and the first to decide stops the other. The compiled
-    core lets go of the GIL while it searches, so the two run at once. The verdict is as
-    repeatable as the node limit makes it (decided where either side decides within it);
-    which winning line comes back may vary. Where no thread can start (Pyodide) or the
+    runs search in this one, each with the whole budget (so ``node_limit`` positions each;
+    ``result.nodes`` and ``progress`` count both), and the first to decide stops the other.
+    The compiled core lets go of the GIL while it searches, so the two run at once. The
+    verdict is as repeatable as the node limit makes it (decided where either side decides
+    within it); which winning line comes back may vary. Where no thread can start (Pyodide) or the
     pure-Python core runs (it holds the GIL), the solve runs on one core.
     """
     if not time_limit >= 0:  # NaN too
@@ -565,9 +565,10 @@ def _search(
 def _on_two_cores(game: Game, clock: _Clock, backend: str | None) -> _Outcome:
     """The beam in a second thread, the other runs in this one, each on a clock of its own
     (the same deadline and node limit); the first verdict stops the other side, and a side
-    that runs out of budget leaves the other to finish its own."""
+    that runs out of budget leaves the other to finish its own. Progress is reported from
+    this thread, with the positions of both."""
     decided = threading.Event()
-    asked = clock.stop
+    asked, told = clock.stop, clock.progress
 
     def stop() -> bool:
         return decided.is_set() or (asked is not None and asked())
@@ -592,11 +593,13 @@ def _on_two_cores(game: Game, clock: _Clock, backend: str | None) -> _Outcome:
     except RuntimeError:  # no threads here (Pyodide)
         return _search(game, clock, range(len(PORTFOLIO)), backend)
     clock.stop = stop
+    if told is not None:
+        clock.progress = lambda nodes, seconds: told(nodes + there.nodes, seconds)
     try:
         search(clock, [i for i in range(len(PORTFOLIO)) if i not in SECOND_THREAD_STYLES])
     finally:
         helper.join()
-        clock.stop = asked
+        clock.stop, clock.progress = asked, told
     if failed:
         raise failed[0]
     return _joined(found)

@@ -98,7 +98,8 @@ class LineSolver:
         self.line, self.start = tuple(line), tuple(start)
         self.calls: list[tuple[str, ...]] = []
 
-        def solve(game: Game, time_limit: float = 10.0, node_limit=None, stop=None):
+        def solve(game: Game, time_limit: float = 10.0, node_limit=None, stop=None, progress=None,
+                  workers=1):  # fmt: skip
             history = tuple(str(m) for m in game.history)
             self.calls.append(history)
             if self.line and history == self.start:

@@ -595,7 +595,7 @@ class ThinkingSolver:
         self.release = threading.Event()
 
         def solve(game: Game, time_limit: float = 10.0, node_limit=None, stop=None,
-                  progress=None):  # fmt: skip
+                  progress=None, workers=1):  # fmt: skip
             self.calls.append((tuple(str(m) for m in game.history), time_limit))
             for positions, seconds in self.steps:
                 if progress is not None:
@@ -739,9 +739,11 @@ def test_think_longer_with_the_real_solver_reports_growing_progress() -> None:
     browser = Browser(widget)
     result = widget.think_longer(1.6, wait=True)
     assert result.status == "unknown" and widget.wait(10)
+    assert result.stats["workers"] == min(2, os.cpu_count() or 1)  # two cores, where there are
     whys = [m["state"]["analysis"]["why"] for m in browser.sent if "analysis" in m["state"]]
     counts = [int(re.sub(r"\D", "", why.split(", ")[1])) for why in whys if "positions" in why]
     assert len(counts) >= 2 and counts == sorted(counts) and counts[0] < counts[-1]
+    assert counts[-1] <= result.nodes  # the positions of both cores
     assert whys[-1] == "no answer within 1.6 s"
 
 

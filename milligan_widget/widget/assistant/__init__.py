@@ -29,6 +29,7 @@ and stopping are the assistant's own.
 from __future__ import annotations
 
 import functools
+import os
 import time
 from typing import Any
 
@@ -60,6 +61,8 @@ from milligan_widget.widget.words import moves as _moves
 
 THINK_TIME = 30.0  # seconds Think longer gives the solver, doubled on each press without an answer
 MAX_THINK_TIME = 480.0  # ... up to this
+#: Think longer searches on two cores where the machine has them (the player asked it to think)
+THINK_WORKERS = min(2, os.cpu_count() or 1)
 PROGRESS_SHOWN = 0.5  # seconds between two progress updates of Think longer
 NO_ANALYSIS = {"enabled": False, "state": None, "why": "", "can_think": False}
 
@@ -276,7 +279,8 @@ class Assistant:
     def _solve_longer(self, job: Job, game: Game) -> solver.SolveResult:
         """Think longer's solve; a win is remembered."""
         report = functools.partial(self._think_progress, job)
-        result = solver.solve(game, time_limit=job.seconds, stop=job.stop.is_set, progress=report)
+        result = solver.solve(game, time_limit=job.seconds, stop=job.stop.is_set, progress=report,
+                              workers=THINK_WORKERS)  # fmt: skip
         self._remember(job, game, result.moves)
         return result
 
