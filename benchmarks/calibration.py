@@ -282,8 +282,8 @@ def main() -> None:
     parser.add_argument("--write-model", action="store_true",
                         help="fit on every row and ship it in milligan_widget/data/")  # fmt: skip
     args = parser.parse_args()
-    path = args.data or [REPO / "benchmarks" / "results" / f"calibration-{args.rules}.csv"]
-    data = read(path, args.rules, FIRST_NAMES if args.first_inputs else None)
+    paths = args.data or [REPO / "benchmarks" / "results" / f"calibration-{args.rules}.csv"]
+    data = read(paths, args.rules, FIRST_NAMES if args.first_inputs else None)
     games, deals = int(data.opening.sum()), len(set(data.deal.tolist()))
     span = f"deals {data.deal.min()}..{data.deal.max()}"
     print(f"{args.rules}: {len(data.won)} positions of {games} honest games ({deals} deals, "
@@ -294,7 +294,7 @@ def main() -> None:
     planner_model = planner_models().get(args.rules)
     if planner_model is not None and planner_model != shipped_models()[args.rules]:
         report("the model the planner reads (fitted on other games)",
-               model_chances(planner_model, path, args.rules), data)  # fmt: skip
+               model_chances(planner_model, paths, args.rules), data)  # fmt: skip
     weights = fit(data.features, data.won)
     print("\nweights on all rows (intercept first):")
     for name, weight in zip(["intercept", *data.names], weights, strict=True):
