@@ -28,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+from milligan_widget.analysis.buried import buried_for_good
 from milligan_widget.engine import PRESETS, Game, IllegalMoveError, Move, Rules
 from milligan_widget.studies.stats import Stats, default_folder
 from milligan_widget.teaching.lessons import Feedback, LessonRun
@@ -45,6 +46,10 @@ from milligan_widget.widget.words import about, sentence
 from milligan_widget.widget.words import moves as _moves
 
 MAX_SET_ASIDE = 20  # restarts and new games that Undo can take back, newest kept
+#: positions the test that no face-down card can come up any more may visit after a move
+#: (about 50 a millisecond; beyond them it proves nothing and says nothing)
+BURIED_REACH = 2_000
+BURIED_WORDS = "No face-down card can come up any more: this game can no longer be won."
 
 MoveCallback = Callable[[Move], Any]
 Data = dict[str, Any]
@@ -109,6 +114,7 @@ class Table:
         self._rev = 0
         self._number = 0  # of the game on show, for the position's key
         self._shown_rules: Rules | None = None
+        self._buried: tuple[Key, bool] | None = None  # the last position tested, and if buried
         self.switch_to(game)
 
     def _host(self) -> Host:
@@ -407,15 +413,25 @@ class Table:
             return message, kind, None
         if status == "playing":
             self.card.go_on()
-            return message, kind, None
+            return (self._buried_words(message) if kind == "info" else message), kind, None
         self.card.stop()
         self.keeper.ended(self.player, self.card)
         if status == "won":
             return message, "won", self.card.seconds()
         if kind == "info":
-            said = message if not message or message.endswith((".", "!", "?")) else f"{message}."
-            return f"{said} No useful move is left.".strip(), "lost", None
+            return _then(message, "No useful move is left."), "lost", None
         return message, kind, None
+
+    def _buried_words(self, message: str) -> str:
+        """``message`` (a move's, an undo's, the game's first), and where no face-down card
+        can come up any more (:mod:`.buried`: the test reads no hidden card), that the game can
+        no longer be won (a hint says so in its own words)."""
+        if self.game.stock_count or not any(self.game.face_down):
+            return message  # the test's own first look, without the copy it makes
+        key = self.position()
+        if self._buried is None or self._buried[0] != key:
+            self._buried = key, buried_for_good(self.game, BURIED_REACH)
+        return _then(message, BURIED_WORDS) if self._buried[1] else message
 
     def welcome(self, greeting: str = "Good luck!") -> str:
         """The first message for the game on show."""
@@ -436,3 +452,13 @@ class Table:
             self.assistant.close()
         self.keeper.retry()  # a game counted while the file was locked is tried once more
         self.assistant.join(timeout=10)
+
+
+def _then(message: str, words: str) -> str:
+    """``message`` as a sentence, then ``words``.
+
+    >>> _then("4♠ home", "No useful move is left.")
+    '4♠ home. No useful move is left.'
+    """
+    said = message if not message or message.endswith((".", "!", "?")) else f"{message}."
+    return f"{said} {words}".strip()

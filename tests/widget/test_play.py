@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from milligan_widget import Game, IllegalMoveError
+from milligan_widget.teaching.lessons import stage
 from milligan_widget.widget import MilliganWidget, sentence
 from tests.widget.simulate import (
     MAX_BYTES_PER_MOVE,
@@ -349,6 +350,37 @@ def test_a_lost_position_says_no_useful_move_is_left() -> None:
     assert view["status"] == "lost" and view["kind"] == "lost"
     assert "No useful move is left" in view["message"]
     assert view["can_deal"] is False and view["targets"] == {}
+
+
+def _harp(last_column: str, face_down: list[int]) -> Game:
+    """A Milligan Harp position with nothing left to deal: the Q♠ of column 7 can move onto
+    the K♥s (and the K♦ of ``last_column``), and the other face-down cards lie under Kings
+    with no empty column to take them."""
+    tableau = ["QC KH", "QC KH", "QH KC", "QH KC", "QD KS", "QD KS", "JS KD QS", last_column]
+    return stage(tableau, rules="milligan-harp", rest_in_stock=False, face_down=face_down)
+
+
+def test_a_game_whose_face_down_cards_can_never_come_up_says_it_is_lost() -> None:
+    widget = MilliganWidget(game=_harp("QS JS KD", [1] * 7 + [2]))
+    browser = Browser(widget)
+    view = browser.updated_view(
+        browser.request({"type": "move", "source": "t7", "target": "t8", "count": 1})
+    )
+    assert view["status"] == "playing"  # the moves go on, and no card will ever come up
+    assert view["message"].endswith(
+        "No face-down card can come up any more: this game can no longer be won."
+    )
+    assert view["kind"] == "info" and view["stats"]["moves"] == 1
+
+
+def test_a_game_with_a_face_down_card_that_can_still_come_up_says_nothing_of_it() -> None:
+    widget = MilliganWidget(game=_harp("QS JS KD JH", [1] * 7 + [3]))  # J♥ on a Q♠ turns K♦
+    browser = Browser(widget)
+    view = browser.updated_view(
+        browser.request({"type": "move", "source": "t7", "target": "t1", "count": 1})
+    )
+    assert view["status"] == "playing" and view["stats"]["moves"] == 1
+    assert "face-down" not in view["message"]
 
 
 # ------------------------------------------------------------------ play polish (issue 10)
