@@ -92,3 +92,28 @@ def test_a_yukon_group_is_dragged_from_a_card_inside_it(notebook: Notebook) -> N
     expect(notebook.stat("moves")).to_have_text(str(moves + 1))
     last = notebook.kernel.eval("str(widget.game.history[-1])")
     assert last.startswith(f"{source[1:]}:{count}>") or last.startswith(f"{source[1:]}>")
+
+
+BURIED = """
+from milligan_widget.teaching.lessons import stage
+widget.game = stage(["QC KH", "QC KH", "QH KC", "QH KC", "QD KS", "QD KS", "JS KD QS", "QS JS KD"],
+                    rules="milligan-harp", rest_in_stock=False, face_down=[1] * 7 + [2])
+"""
+
+
+def test_a_move_that_leaves_no_face_down_card_a_way_up_says_the_game_is_lost(
+    notebook: Notebook,
+) -> None:
+    notebook.kernel.run(BURIED)
+    expect(notebook.pile("t7").locator("[data-card]")).to_have_count(2)
+    settle(notebook.page, notebook.widget)
+    drag(notebook.page, notebook.pile("t7").locator("[data-card]").last, notebook.pile("t8"))
+    expect(notebook.stat("moves")).to_have_text("1")
+    words = "No face-down card can come up any more: this game can no longer be won."
+    expect(notebook.message()).to_contain_text(f"onto K♦ in column 8. {words}")
+    assert notebook.kernel.eval("widget.game.status") == "playing"
+    notebook.screenshot("harp-buried.png")
+    notebook.kernel.run("widget.theme = 'dark'")
+    expect(notebook.widget).to_have_attribute("data-theme", "dark")
+    notebook.screenshot("harp-buried-dark.png")
+    notebook.kernel.run("widget.theme = 'auto'")
