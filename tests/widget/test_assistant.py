@@ -223,6 +223,25 @@ def test_show_solution_plays_deal_8_to_a_win_move_by_move() -> None:
     assert played[-1]["kind"] == "won"
 
 
+def test_the_solves_a_player_asks_for_and_waits_on_take_two_cores(monkeypatch) -> None:
+    from milligan_widget.search import solver
+
+    asked: list[int] = []
+    real = solver.solve
+
+    def spy(game: Game, *args: Any, workers: int = 1, **kwargs: Any) -> solver.SolveResult:
+        asked.append(workers)
+        return real(game, *args, workers=workers, **kwargs)
+
+    monkeypatch.setattr(solver, "solve", spy)
+    widget = MilliganWidget(peek=True, seed=8)
+    widget.think_longer(5, wait=True)
+    widget.game = Game.new(8)  # Think longer's win is remembered: the solution would not solve
+    widget.show_solution(time_limit=10, delay=0, wait=True)
+    assert widget.game.status == "won"
+    assert asked == [min(2, os.cpu_count() or 1)] * 2  # the machine's two cores, if it has them
+
+
 def test_stop_stops_the_solution(monkeypatch) -> None:
     import time
 
@@ -317,7 +336,7 @@ class StoppableSolver:
         self.started = threading.Semaphore(0)
         self.release = threading.Event()
 
-        def solve(game: Game, time_limit: float = 10.0, node_limit=None, stop=None):
+        def solve(game: Game, time_limit: float = 10.0, node_limit=None, stop=None, workers=1):
             index = len(self.calls)
             self.calls.append(tuple(str(m) for m in game.history))
             self.stopped.append(False)

@@ -29,7 +29,6 @@ and stopping are the assistant's own.
 from __future__ import annotations
 
 import functools
-import os
 import time
 from typing import Any
 
@@ -41,6 +40,7 @@ from milligan_widget.widget.assistant.hints import HINT_TIME, Hints
 from milligan_widget.widget.assistant.honesty import HonestBudget
 from milligan_widget.widget.assistant.indicator import WINNABLE_TIME, Indicator
 from milligan_widget.widget.assistant.jobs import (
+    ASKED_WORKERS,
     RIGHT_OF_WAY,
     Host,
     Job,
@@ -61,8 +61,6 @@ from milligan_widget.widget.words import moves as _moves
 
 THINK_TIME = 30.0  # seconds Think longer gives the solver, doubled on each press without an answer
 MAX_THINK_TIME = 480.0  # ... up to this
-#: Think longer searches on two cores where the machine has them (the player asked it to think)
-THINK_WORKERS = min(2, os.cpu_count() or 1)
 PROGRESS_SHOWN = 0.5  # seconds between two progress updates of Think longer
 NO_ANALYSIS = {"enabled": False, "state": None, "why": "", "can_think": False}
 
@@ -280,7 +278,7 @@ class Assistant:
         """Think longer's solve; a win is remembered."""
         report = functools.partial(self._think_progress, job)
         result = solver.solve(game, time_limit=job.seconds, stop=job.stop.is_set, progress=report,
-                              workers=THINK_WORKERS)  # fmt: skip
+                              workers=ASKED_WORKERS)  # fmt: skip
         self._remember(job, game, result.moves)
         return result
 

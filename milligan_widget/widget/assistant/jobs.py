@@ -37,6 +37,10 @@ from milligan_widget.widget.words import moves as _moves
 #: whenever another game is put on show, its mode's name, :meth:`Game.exact_key`).
 Key = tuple[int, str, tuple[Any, ...]]
 
+#: The solves a player asks for and waits on (Think longer, the solution) search on two cores
+#: where the machine has them (``solve(..., workers=2)``); a move or Stop stops them.
+ASKED_WORKERS = min(2, os.cpu_count() or 1)
+
 
 class Publish(Protocol):
     """The table's ``publish``: a new view with this message (and the hint highlighted)."""

@@ -25,7 +25,7 @@ from typing import Any
 from milligan_widget.engine import Game, IllegalMoveError, Move
 from milligan_widget.search import solver
 from milligan_widget.widget.assistant.honesty import KNOWS
-from milligan_widget.widget.assistant.jobs import Job, Key, Workers
+from milligan_widget.widget.assistant.jobs import ASKED_WORKERS, Job, Key, Workers
 from milligan_widget.widget.lock import locked
 from milligan_widget.widget.words import moves as _moves
 
@@ -114,7 +114,9 @@ class Solution:
         result, error = job.result, ""
         if result is None:
             try:
-                result = solver.solve(game, time_limit=time_limit, stop=job.stop.is_set)
+                result = solver.solve(
+                    game, time_limit=time_limit, stop=job.stop.is_set, workers=ASKED_WORKERS
+                )
             except Exception as exc:
                 self.host.log.exception("MilliganWidget solution failed")
                 result, error = solver.SolveResult(solver.UNKNOWN), str(exc)
