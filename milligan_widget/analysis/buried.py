@@ -56,9 +56,9 @@ def last_cards_home(game: Game, reach: int = REACH) -> tuple[Move, ...] | None:
     ...                       face_down=[1] * 7 + [2]))
     ()
     """
+    if game.stock_count or not any(game.face_down):
+        return None  # something still turns up (or nothing is down): asked before any copy
     view = visible_view(game)
-    if view.stock_count or not any(view.face_down):
-        return None
     core = make_core(determinize(view, random.Random(0)))  # what is hidden never matters here
     root = core.key()
     came_from: dict[SearchKey, tuple[SearchKey, Move] | None] = {root: None}
