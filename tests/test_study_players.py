@@ -2,6 +2,7 @@
 
 import csv
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +14,8 @@ from milligan_widget.studies.study import (
     read_results,
     run_study,
 )
+
+RESULTS = Path(__file__).resolve().parents[1] / "benchmarks" / "results"
 
 
 def test_a_player_study_writes_its_own_file_and_resumes(tmp_path):
@@ -35,6 +38,29 @@ def test_the_honest_player_is_studied_with_its_setting(tmp_path, capsys):
     (row,) = read_results(out)
     assert row["player"] == "honest s=2 n=2000 t=30 e=8" and row["deal"] == "27"
     assert "classic, honest s=2 n=2000 t=30 e=8: 1 deals" in capsys.readouterr().out
+
+
+def test_the_honest_player_s_seed_is_chosen_named_and_plays_that_seed_s_game(tmp_path):
+    # classic deal 64 at the default: seed 1's game (deals 1..200's study of seed 1) ends
+    # lost after 39 moves, seed 0's after 58
+    published = RESULTS / "calibration-classic-e8-seed1-games.csv"
+    (game,) = [r for r in csv.DictReader(published.open()) if r["deal"] == "64"]
+    out = tmp_path / "honest-seed1.csv"
+    argv = ["--player", "honest", "--seed", "1", "--deals", "64", "--workers", "1"]
+    assert main([*argv, "--out", str(out), "--quiet"]) == 0
+    (row,) = read_results(out)
+    assert row["player"] == "honest s=8 n=20000 e=8 seed=1"
+    assert (row["won"], int(row["moves"])) == (game["won"], len(game["moves"].split()))
+    assert Player("honest", None).label == "honest s=8 n=20000 e=8"  # seed 0, as before
+
+
+@pytest.mark.parametrize("seed", ["-1", "one", "1.5", str(2**63)])
+def test_a_seed_that_is_not_a_whole_number_is_refused(seed, tmp_path, capsys):
+    out = tmp_path / "honest.csv"
+    with pytest.raises(SystemExit) as stop:
+        main(["--player", "honest", "--seed", seed, "--out", str(out), "--quiet"])
+    assert stop.value.code == 2 and "is not a seed" in capsys.readouterr().err
+    assert not out.exists()
 
 
 def test_a_solver_study_file_is_not_mixed_with_a_players(tmp_path, capsys):
