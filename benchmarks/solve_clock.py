@@ -11,7 +11,12 @@ second core away from ``workers=2``, whose second thread searches beside the fir
 repeats, as each side searches alike whatever its budget.
 
 Run:  python benchmarks/solve_clock.py [--rules millie] [--offsets 0,7,19,29] [--seconds 2]
-          [--nodes N] [--workers 1,2] [--out benchmarks/results/solve-clock-millie.csv]
+          [--nodes N] [--workers 1,2] [--open-in FILE]
+          [--out benchmarks/results/solve-clock-millie.csv]
+
+With ``--open-in FILE`` only the positions that FILE's run left unknown with the largest of
+``--workers`` are solved: how many of them a bigger budget decides (``--seconds 30 --workers 2
+--open-in benchmarks/results/solve-nodes-2000000-millie.csv``).
 
 Rows are appended as positions finish, so a second run resumes.
 """
@@ -76,6 +81,22 @@ def report(done: list[dict[str, str]], rules: str, workers: list[int]) -> None:
               f"McNemar p = {mcnemar(only_a, only_b):.2g}")  # fmt: skip
 
 
+def left_open(earlier: list[dict[str, str]], rules: str, workers: int) -> set[int]:
+    """The deals whose positions an earlier run left unknown with ``workers`` workers.
+
+    >>> left_open([{"rules": "millie", "deal": "8", "workers": "2", "status": "unknown"},
+    ...            {"rules": "millie", "deal": "8", "workers": "1", "status": "unknown"},
+    ...            {"rules": "millie", "deal": "9", "workers": "2", "status": "winnable"}],
+    ...           "millie", 2)
+    {8}
+    """
+    return {
+        int(r["deal"])
+        for r in earlier
+        if (r["rules"], r["workers"], r["status"]) == (rules, str(workers), UNKNOWN)
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rules", default="millie")
@@ -85,8 +106,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--nodes", type=int, help="no clock: so many positions a side")
     parser.add_argument("--workers", default="1,2")
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--open-in", type=Path, help="only the positions this run left open")
     args = parser.parse_args(argv)
     workers = [int(w) for w in args.workers.split(",")]
+    wanted = left_open(rows(args.open_in), args.rules, max(workers)) if args.open_in else None
     kind = f"nodes-{args.nodes}" if args.nodes else "clock"
     out = args.out or REPO / f"benchmarks/results/solve-{kind}-{args.rules}.csv"
     seconds = math.inf if args.nodes else args.seconds
@@ -96,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     with appending(out, FIELDS) as add:
         for offset in (int(o) for o in args.offsets.split(",")):
             for deal in (d + offset for d in spread_deals(args.deals)):
-                if (args.rules, deal) in seen:
+                if (args.rules, deal) in seen or (wanted is not None and deal not in wanted):
                     continue
                 new = measure(args.rules, deal, workers, seconds, args.nodes)
                 add(*new)
