@@ -583,3 +583,24 @@ def test_a_game_recorded_in_the_background_just_before_a_normal_exit_counts(tmp_
     done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=60)
     assert done.returncode == 0, done.stderr
     assert [g.seed for g in Stats(tmp_path).games()] == [5]
+
+
+def test_a_file_another_writer_makes_between_two_reads_is_ours(tmp_path, monkeypatch):
+    # the race two new writers run: one reads no version, the other then makes the file
+    store, other = Stats(tmp_path), Stats(tmp_path)
+    first_read = stats._version
+    calls = []
+
+    def version_then_the_other_writes(db):
+        version = first_read(db)
+        if not calls:
+            calls.append(version)
+            with monkeypatch.context() as inner:
+                inner.setattr(stats, "_version", first_read)
+                assert other.record(record("won", 0))
+        return version
+
+    monkeypatch.setattr(stats, "_version", version_then_the_other_writes)
+    assert store.record(record("lost", 1)), store.problem
+    assert calls == [0] and store.problem is None
+    assert len(store.games()) == 2

@@ -917,7 +917,9 @@ def _prepare(db: sqlite3.Connection) -> None:
     """Check the file is ours and of a version this code reads, make it WAL, bring it up to
     date. Nothing is written to a file that is not ours."""
     version = _version(db)
-    if version == 0 and _has_tables(db):
+    # tables but no version: another program's file, unless another writer made ours
+    # between the two reads (its tables and version come in one transaction): read again
+    if version == 0 and _has_tables(db) and (version := _version(db)) == 0:
         raise StatsError("is not a statistics file: it holds other tables")
     if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
         db.execute("PRAGMA journal_mode=WAL")
