@@ -19,6 +19,7 @@ from pathlib import Path
 
 import honest_rates
 import results_file
+from win_table import share
 
 from milligan_widget.engine.interval import wilson
 from milligan_widget.studies.study import WINNABLE, parse_deals
@@ -75,14 +76,14 @@ def percent(share: float) -> str:
     return f"{100 * share:.1f}%"
 
 
-def with_interval(won: int, total: int) -> str:
-    """A rate with its 95% Wilson interval.
+def interval(won: int, total: int) -> str:
+    """A rate's 95% Wilson interval (the rate with it: :func:`win_table.share`).
 
-    >>> with_interval(120, 200)
-    '60.0% (53.1–66.5%)'
+    >>> interval(120, 200)
+    '53.1–66.5%'
     """
     low, high = wilson(won, total)
-    return f"{percent(won / total)} ({percent(low)[:-1]}–{percent(high)})"
+    return f"{100 * low:.1f}–{percent(high)}"
 
 
 def rates(files: tuple[str, ...], rules: str, deals: list[int]) -> list[tuple[int, int]]:
@@ -108,7 +109,7 @@ def tuned_cells(counts: list[tuple[int, int]]) -> list[str]:
     shares = [won / total for won, total in counts]
     each = ", ".join(percent(s) for s in shares)
     if len(set(counts)) == 1:  # every seed the same: its interval once
-        each += f"; {with_interval(*counts[0]).split(' (')[1][:-1]} each"
+        each += f"; {interval(*counts[0])} each"
     spread = statistics.stdev(shares) if len(shares) > 1 else 0.0
     return [f"**{percent(statistics.mean(shares))}** ({each})", f"{100 * spread:.1f} points"]
 
@@ -122,7 +123,7 @@ def held_out_cell(counts: list[tuple[int, int]]) -> str:
     if not counts:
         return "—"
     mean = statistics.mean(won / total for won, total in counts)
-    each = "; ".join(with_interval(*c).replace(" (", ", ")[:-1] for c in counts)
+    each = "; ".join(f"{percent(won / total)}, {interval(won, total)}" for won, total in counts)
     seeds = NUMBERS.get(len(counts), str(len(counts)))
     return f"**{percent(mean)}** over {seeds} seeds ({each})"
 
@@ -138,7 +139,7 @@ def study_cells(rules: str) -> list[str]:
     ]
     solved = sum(r["status"] == WINNABLE for r in rows)
     greedy = sum(r["greedy_won"] == "1" for r in rows)
-    return [with_interval(solved, len(rows)), with_interval(greedy, len(rows))]
+    return [share(solved, len(rows)), share(greedy, len(rows))]
 
 
 def row(rules: str, runs: Runs) -> str:
