@@ -718,20 +718,25 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _whole(text: str, low: int, high: int) -> bool:
+    """Is ``text`` a whole number from ``low`` to ``high`` (digits alone)?"""
+    return text.isascii() and text.isdigit() and low <= int(text) <= high
+
+
 def _count(text: str) -> int:
-    if not (text.isascii() and text.isdigit() and 1 <= int(text) <= 10**9):
+    if not _whole(text, 1, 10**9):
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from 1 to 10**9")
     return int(text)
 
 
 def _seed(text: str) -> int:
-    if not (text.isascii() and text.isdigit() and int(text) < 2**63):
+    if not _whole(text, 0, 2**63 - 1):
         raise argparse.ArgumentTypeError(f"{text!r} is not a seed (a whole number from 0)")
     return int(text)
 
 
 def _workers(text: str) -> int:
-    if not (text.isascii() and text.isdigit() and 1 <= int(text) <= 256):
+    if not _whole(text, 1, 256):
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of workers (1 to 256)")
     return int(text)
 
